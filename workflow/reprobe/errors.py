@@ -1,0 +1,25 @@
+"""The one error family reprobe raises for bad input, each naming where the problem is."""
+
+from __future__ import annotations
+
+
+class ReprobeError(Exception):
+    """Base error: a message meant for the person running the workflow."""
+
+
+class ConfigError(ReprobeError):
+    """The configuration does not validate: the message names the key."""
+
+
+class SourceError(ReprobeError):
+    """A source could not be fetched, verified or extracted: the message names the source."""
+
+
+class InputFormatError(ReprobeError):
+    """An input file is malformed: the message names the file and the record or offset."""
+
+    def __init__(self, path: object, where: str, problem: str) -> None:
+        self.path = str(path)
+        self.where = where
+        self.problem = problem
+        super().__init__(f"{self.path}: {where}: {problem}")
