@@ -1,0 +1,152 @@
+"""Configuration: schema errors that name the key, source expansion and cross-references."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import string
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from reprobe.errors import ConfigError
+
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml"
+
+
+def load_yaml(path: Path) -> dict[str, Any]:
+    """Read a YAML config file, naming the file and line on a syntax error."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings at the top level")
+    return data
+
+
+def schema_errors(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> list[str]:
+    """One readable line per schema violation, each starting with the dotted key it concerns."""
+    schema = yaml.safe_load(schema_path.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    lines = []
+    for error in sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path)):
+        lines.append(_describe(error))
+    return lines
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    """Describe one violation by its key path (and the offending key for unknown keys)."""
+    key = ".".join(str(part) for part in error.absolute_path) or "(top level)"
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        unknown = sorted(set(error.instance) - set(allowed)) if isinstance(
+            error.instance, dict) else []
+        names = ", ".join(f"{key}.{u}" if key != "(top level)" else u for u in unknown)
+        hint = f" (known keys: {', '.join(allowed)})" if allowed else ""
+        return f"unknown key {names}{hint}"
+    if error.validator == "required":
+        return f"{key}: {error.message}"
+    path = list(error.absolute_path)
+    if error.validator == "oneOf" and len(path) == 2 and path[0] == "sources":
+        return f"{key}: a source needs exactly one of 'url' or 'path'"
+    return f"{key}: {error.message}"
+
+
+def check_config(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> None:
+    """Raise ConfigError listing every schema violation and broken cross-reference."""
+    problems = schema_errors(config, schema_path)
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+    check_references(config)
+
+
+def reference_errors(config: dict[str, Any]) -> list[str]:
+    """Keys that name a source which the config does not define."""
+    sources = config.get("sources", {})
+    problems = []
+    wikipedia = config.get("wikipedia", {})
+    for key in ("dump", "index"):
+        name = wikipedia.get(key)
+        if name is not None and name not in sources:
+            problems.append(f"wikipedia.{key}: no source named {name!r} under sources")
+    return problems
+
+
+def month_range(first: str, last: str) -> list[str]:
+    """Every month from `first` to `last` inclusive, as YYYY-MM."""
+    year, month = map(int, first.split("-"))
+    end = tuple(map(int, last.split("-")))
+    months = []
+    while (year, month) <= end:
+        months.append(f"{year:04d}-{month:02d}")
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return months
+
+
+def _fill(template: str, values: dict[str, Any], where: str) -> str:
+    """Substitute {name} placeholders, naming the key when a variable is undefined."""
+    names = {field for _, field, _, _ in string.Formatter().parse(template) if field}
+    missing = sorted(names - set(values))
+    if missing:
+        raise ConfigError(f"{where}: undefined placeholder {{{missing[0]}}} "
+                          f"(define it under variables)")
+    return template.format_map(values)
+
+
+def expand_sources(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Sources with placeholders filled and monthly entries expanded to one source a month."""
+    variables = dict(config.get("variables") or {})
+    expanded: dict[str, dict[str, Any]] = {}
+    for name, spec in config["sources"].items():
+        months = spec.get("months")
+        instances = (
+            [(f"{name}_{m.replace('-', '_')}", {"month": m}) for m in
+             month_range(months["first"], months["last"])]
+            if months else [(name, {})]
+        )
+        for instance, extra in instances:
+            entry = {k: v for k, v in copy.deepcopy(spec).items() if k != "months"}
+            for key in ("url", "path"):
+                if key in entry:
+                    entry[key] = _fill(entry[key], {**variables, **extra},
+                                       f"sources.{name}.{key}")
+            expanded[instance] = entry
+    return expanded
+
+
+def source_filename(spec: dict[str, Any]) -> str:
+    """The name a source's file is stored under in data/raw/<source>/."""
+    if spec.get("filename"):
+        return spec["filename"]
+    location = spec.get("url") or spec["path"]
+    return location.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+
+
+def local_source_path(spec: dict[str, Any], source: str = "?") -> Path:
+    """Where a `path:` source lives; relative to its `package:` folder when one is named."""
+    path = Path(spec["path"])
+    package = spec.get("package")
+    if package is None:
+        return path
+    found = importlib.util.find_spec(package)
+    if found is None or not found.submodule_search_locations:
+        raise ConfigError(f"sources.{source}.package: Python package {package!r} is not "
+                          f"installed (it holds {spec['path']})")
+    return Path(list(found.submodule_search_locations)[0]) / path
+
+
+def check_references(config: dict[str, Any]) -> None:
+    """Raise ConfigError when a key names a source that is not defined."""
+    problems = reference_errors(config)
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+
+
+def fetch_runtime_minutes(spec: dict[str, Any], bytes_per_second: float = 5e6) -> int:
+    """A runtime to request for materialising a source: its size at a modest rate, 2× margin."""
+    size = spec.get("size") or 0
+    return max(30, int(2 * size / bytes_per_second / 60))

@@ -1,0 +1,1 @@
+"""Numeracy in word embeddings (Naik et al. 2019)."""

@@ -1,0 +1,1 @@
+"""Results tables: pivots of computed scores and statistics, written as CSV and Markdown."""

@@ -1,0 +1,1 @@
+"""Read MediaWiki dumps into Parquet shards of sentences, tokens and links."""
