@@ -1,14 +1,22 @@
 # reprobe: rebuild probing datasets from raw sources and rerun five papers' experiments.
-# Wiring only: every rule calls `reprobe …` (workflow/reprobe); see README.md.
+# Wiring only: every rule calls `python -m reprobe …` (workflow/reprobe); see README.md.
+import sys
+from pathlib import Path
+
 from snakemake.utils import min_version, validate
 
 min_version("9.0")
+sys.path.insert(0, str(Path(workflow.basedir) / "workflow"))
+
+from reprobe.config import check_config  # noqa: E402
 
 
 configfile: "config/config.yaml"
 
 
-# The schema catches misspelled keys, wrong types and missing sources before any rule runs.
+# Before any rule runs: one readable line per problem, naming the key (misspelled keys, wrong
+# types, missing sources); then Snakemake's own validation fills in the schema's defaults.
+check_config(config)
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
@@ -19,7 +27,7 @@ include: "workflow/rules/tables.smk"
 
 
 rule all:
+    default_target: True
     input:
         ALL_SOURCES,
         TABLES,
-    default_target: True

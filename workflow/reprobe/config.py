@@ -150,3 +150,16 @@ def fetch_runtime_minutes(spec: dict[str, Any], bytes_per_second: float = 5e6) -
     """A runtime to request for materialising a source: its size at a modest rate, 2× margin."""
     size = spec.get("size") or 0
     return max(30, int(2 * size / bytes_per_second / 60))
+
+
+def fetch_arguments(spec: dict[str, Any], download: dict[str, Any], source: str) -> list[str]:
+    """The `reprobe fetch` arguments that materialise a source as configured."""
+    if "url" in spec:
+        args = ["--url", spec["url"], "--retries", download["retries"],
+                "--backoff", download["backoff"], "--timeout", download["timeout"]]
+    else:
+        args = ["--path", local_source_path(spec, source)]
+    for key in ("sha256", "size"):
+        if spec.get(key) is not None:
+            args += [f"--{key}", spec[key]]
+    return [str(arg) for arg in args]

@@ -1,25 +1,22 @@
 # Shared helpers: the package on the path, the expanded sources, path builders.
 import shlex
-import sys
 from pathlib import Path
 
 PACKAGE_ROOT = Path(workflow.basedir) / "workflow"
-sys.path.insert(0, str(PACKAGE_ROOT))
 
 from reprobe.config import (  # noqa: E402
-    check_references,
     expand_sources,
+    fetch_arguments,
     fetch_runtime_minutes,
     local_source_path,
     source_filename,
 )
 
-check_references(config)
 SOURCES = expand_sources(config)
-# Rules run the package from this checkout, so a conda env needs only the dependencies.
-REPROBE = (
-    f"PYTHONPATH={shlex.quote(str(PACKAGE_ROOT))}${{PYTHONPATH:+:$PYTHONPATH}} "
-    "python -m reprobe"
+# Rules run `python -m reprobe` from this checkout, so a conda env needs only the dependencies.
+shell.prefix(
+    f"set -euo pipefail; export PYTHONPATH={shlex.quote(str(PACKAGE_ROOT))}"
+    "${{PYTHONPATH:+:$PYTHONPATH}}; "
 )
 ENVS = Path(workflow.basedir) / "envs"
 
@@ -40,3 +37,22 @@ def raw_target(name):
 
 
 ALL_SOURCES = [raw_target(name) for name in SOURCES]
+
+
+def fetch_input(wildcards):
+    """A local source's file, so that a changed sample triggers a refetch."""
+    spec = SOURCES[wildcards.source]
+    if wildcards.filename != source_filename(spec):
+        raise ValueError(
+            f"source {wildcards.source} is stored as {source_filename(spec)}, "
+            f"not {wildcards.filename}"
+        )
+    return [str(local_source_path(spec, wildcards.source))] if "path" in spec else []
+
+
+def fetch_command_arguments(wildcards):
+    """The `reprobe fetch` arguments for a source, shell-quoted."""
+    arguments = fetch_arguments(
+        SOURCES[wildcards.source], config["download"], wildcards.source
+    )
+    return " ".join(shlex.quote(argument) for argument in arguments)

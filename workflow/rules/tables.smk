@@ -6,19 +6,19 @@ TABLES = [
 
 
 rule table_wikipedia_stats:
+    input:
+        rules.wikipedia_gather.output.stats,
     output:
         csv="results/tables/corpus/wikipedia_stats.csv",
         md="results/tables/corpus/wikipedia_stats.md",
-    input:
-        rules.wikipedia_gather.output.stats,
     log:
         "logs/table_wikipedia_stats.log",
+    conda:
+        ENVS / "core.yaml"
     threads: 1
     resources:
         mem_mb=512,
         runtime=10,
-    conda:
-        ENVS / "core.yaml"
     shell:
-        "{REPROBE} table wikipedia-stats --stats {input} --csv {output.csv} "
+        "python -m reprobe table wikipedia-stats --stats {input} --csv {output.csv} "
         "--md {output.md} 2> {log}"

@@ -6,76 +6,81 @@ SHARD_TABLES = ["pages.parquet", "sentences.parquet", "links.parquet", "stats.js
 
 
 rule wikipedia_plan:
-    output:
-        f"{WIKI_DIR}/plan.json",
     input:
         dump=raw_file(WIKI["dump"]),
         index=[raw_file(WIKI["index"])] if WIKI["index"] else [],
-    params:
-        index=lambda wildcards, input: f"--index {input.index}" if input.index else "",
-        shards=WIKI["shards"],
-        block_pages=WIKI["block_pages"],
+    output:
+        f"{WIKI_DIR}/plan.json",
     log:
         "logs/wikipedia_plan.log",
+    conda:
+        ENVS / "wikipedia.yaml"
     threads: 1
     resources:
         mem_mb=2048,
         runtime=60,
-    conda:
-        ENVS / "wikipedia.yaml"
+    params:
+        index=lambda wildcards, input: f"--index {input.index}" if input.index else "",
+        shards=WIKI["shards"],
+        block_pages=WIKI["block_pages"],
     shell:
-        "{REPROBE} wikipedia plan --dump {input.dump} {params.index} "
+        "python -m reprobe wikipedia plan --dump {input.dump} {params.index} "
         "--shards {params.shards} --block-pages {params.block_pages} "
         "--output {output} 2> {log}"
 
 
 rule wikipedia_shard:
+    input:
+        plan=rules.wikipedia_plan.output[0],
+        dump=raw_file(WIKI["dump"]),
     output:
         pages=f"{WIKI_DIR}/shards/{{shard}}/pages.parquet",
         sentences=f"{WIKI_DIR}/shards/{{shard}}/sentences.parquet",
         links=f"{WIKI_DIR}/shards/{{shard}}/links.parquet",
         stats=f"{WIKI_DIR}/shards/{{shard}}/stats.json",
-    input:
-        plan=rules.wikipedia_plan.output[0],
-        dump=raw_file(WIKI["dump"]),
-    params:
-        shard=lambda wildcards: int(wildcards.shard),
-        folder=lambda wildcards: f"{WIKI_DIR}/shards/{wildcards.shard}",
     log:
         "logs/wikipedia_shard/{shard}.log",
     wildcard_constraints:
         shard=r"\d{4}",
+    conda:
+        ENVS / "wikipedia.yaml"
     threads: 1
     resources:
         mem_mb=2048,
         runtime=240,
-    conda:
-        ENVS / "wikipedia.yaml"
+    params:
+        shard=lambda wildcards: int(wildcards.shard),
+        folder=lambda wildcards, output: Path(output.stats).parent,
     shell:
-        "{REPROBE} wikipedia shard --plan {input.plan} --shard {params.shard} "
+        "python -m reprobe wikipedia shard --plan {input.plan} --shard {params.shard} "
         "--output-dir {params.folder} 2> {log}"
 
 
 rule wikipedia_gather:
+    input:
+        expand(
+            f"{WIKI_DIR}/shards/{{shard}}/{{table}}",
+            shard=WIKI_SHARDS,
+            table=SHARD_TABLES,
+        ),
     output:
         pages=f"{WIKI_DIR}/pages.parquet",
         links=f"{WIKI_DIR}/links.parquet",
         redirects=f"{WIKI_DIR}/redirects.parquet",
         stats=f"{WIKI_DIR}/stats.json",
-    input:
-        expand(f"{WIKI_DIR}/shards/{{shard}}/{{table}}", shard=WIKI_SHARDS, table=SHARD_TABLES),
-    params:
-        folders=[f"{WIKI_DIR}/shards/{shard}" for shard in WIKI_SHARDS],
     log:
         "logs/wikipedia_gather.log",
+    conda:
+        ENVS / "wikipedia.yaml"
     threads: 1
     resources:
         mem_mb=4096,
         runtime=240,
-    conda:
-        ENVS / "wikipedia.yaml"
+    params:
+        folders=[f"{WIKI_DIR}/shards/{shard}" for shard in WIKI_SHARDS],
+        output_dir=lambda wildcards, output: Path(output.stats).parent,
     shell:
-        "{REPROBE} wikipedia gather --output-dir {WIKI_DIR} {params.folders} 2> {log}"
+        "python -m reprobe wikipedia gather --output-dir {params.output_dir} {params.folders} 2> {log}"
 
 
 rule wikipedia:

@@ -144,53 +144,78 @@ def iter_pages(
     """Yield every <page> of a dump (or of a multistream byte range when `fragment`).
 
     A multistream range holds bare <page> elements without the <mediawiki> root, so in
-    fragment mode the parser is given a synthetic root around them.
+    fragment mode the parser is given a synthetic root around them (and closes it only if the
+    range did not end with the dump's own closing tag).
     """
-    counts = counts if counts is not None else PageStreamCounts()
-    parser = ET.XMLPullParser(events=("start", "end"))
+    reader = _PageReader(path, counts if counts is not None else PageStreamCounts())
     if fragment:
-        parser.feed(MEDIAWIKI_OPEN)
-    root: ET.Element | None = None
-    depth = 0
-    last_id: int | None = None
-    offset = span.start
+        yield from reader.feed(MEDIAWIKI_OPEN, span.start)
     for offset, data in iter_decompressed(path, span):
+        yield from reader.feed(data, offset)
+    if fragment and reader.depth > 0:
+        yield from reader.feed(b"</mediawiki>", reader.offset)
+    yield from reader.close()
+
+
+class _PageReader:
+    """An XML pull parser that turns <page> elements into RawPages and forgets them."""
+
+    def __init__(self, path: Path, counts: PageStreamCounts) -> None:
+        self.path = path
+        self.counts = counts
+        self.parser = ET.XMLPullParser(events=("start", "end"))
+        self.root: ET.Element | None = None
+        self.depth = 0
+        self.offset = 0
+        self.last_id: int | None = None
+
+    def feed(self, data: bytes, offset: int) -> Iterator[RawPage]:
+        """Parse more bytes; yield the pages they complete."""
+        self.offset = offset
+        self.parser.feed(data)
+        yield from self._pages()
+
+    def close(self) -> Iterator[RawPage]:
+        """Finish the document; a cut-off document is an error."""
         try:
-            parser.feed(data)
-            events = list(parser.read_events())
+            self.parser.close()
         except ET.ParseError as exc:
-            raise _xml_error(path, offset, exc, last_id) from exc
-        for event, elem in events:
+            raise _xml_error(self.path, self.offset, exc, self.last_id) from exc
+        yield from self._pages()
+
+    def _pages(self) -> Iterator[RawPage]:
+        """Turn the parser's pending events into pages.
+
+        The pull parser queues a syntax error behind the events parsed before it, so pages
+        completed before the error are handed out first and the message names the last one.
+        """
+        try:
+            yield from self._pages_until_error()
+        except ET.ParseError as exc:
+            raise _xml_error(self.path, self.offset, exc, self.last_id) from exc
+
+    def _pages_until_error(self) -> Iterator[RawPage]:
+        """Pages from the pending events; a queued syntax error is raised when reached."""
+        for event, elem in self.parser.read_events():
             if event == "start":
-                depth += 1
-                if depth == 1:
-                    root = elem
+                self.depth += 1
+                if self.depth == 1:
+                    self.root = elem
                 continue
-            depth -= 1
-            if depth != 1 or _local(elem.tag) != "page":
+            self.depth -= 1
+            if self.depth != 1 or _local(elem.tag) != "page":
                 continue
-            page = _page_from_element(elem, offset)
-            if root is not None:
+            page = _page_from_element(elem, self.offset)
+            if self.root is not None:
                 # Dropping finished pages from the root keeps memory flat over the dump.
-                root.clear()
+                self.root.clear()
             if isinstance(page, str):
-                counts.malformed_pages += 1
+                self.counts.malformed_pages += 1
                 log.warning("%s: byte offset %d: skipped %s (after page id %s)",
-                            path, offset, page, last_id)
+                            self.path, self.offset, page, self.last_id)
                 continue
-            last_id = page.page_id
+            self.last_id = page.page_id
             yield page
-    if fragment:
-        try:
-            parser.feed(b"</mediawiki>")
-            parser.close()
-        except ET.ParseError as exc:
-            raise _xml_error(path, offset, exc, last_id) from exc
-    else:
-        try:
-            parser.close()
-        except ET.ParseError as exc:
-            raise _xml_error(path, offset, exc, last_id) from exc
 
 
 def _xml_error(path: Path, offset: int, exc: ET.ParseError, last_id: int | None) -> InputFormatError:

@@ -1,0 +1,113 @@
+"""Shared fixtures: the gensim Wikipedia excerpt and hand-written MediaWiki dumps."""
+
+from __future__ import annotations
+
+import bz2
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXCERPT = "test/test_data/enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
+HEADER = """<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10" xml:lang="en">
+  <siteinfo>
+    <sitename>Wikipedia</sitename>
+    <namespaces>
+      <namespace key="0" case="first-letter" />
+      <namespace key="6" case="first-letter">File</namespace>
+      <namespace key="10" case="first-letter">Template</namespace>
+      <namespace key="14" case="first-letter">Category</namespace>
+    </namespaces>
+  </siteinfo>
+"""
+FOOTER = "</mediawiki>\n"
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page to write into a test dump."""
+
+    page_id: int
+    title: str
+    text: str | None = ""
+    redirect: str | None = None
+    namespace: int = 0
+
+
+def page_xml(page: Page) -> str:
+    """One <page> element as a dump writes it."""
+    redirect = f"    <redirect title={quoteattr(page.redirect)} />\n" if page.redirect else ""
+    text = (
+        "" if page.text is None
+        else f'      <text xml:space="preserve">{escape(page.text)}</text>\n'
+    )
+    return (
+        f"  <page>\n    <title>{escape(page.title)}</title>\n    <ns>{page.namespace}</ns>\n"
+        f"    <id>{page.page_id}</id>\n{redirect}    <revision>\n      <id>{page.page_id + 9000}"
+        f"</id>\n{text}    </revision>\n  </page>\n"
+    )
+
+
+def write_dump(path: Path, pages: list[Page]) -> Path:
+    """Write a plain (single-stream) .xml.bz2 dump."""
+    xml = HEADER + "".join(page_xml(page) for page in pages) + FOOTER
+    path.write_bytes(bz2.compress(xml.encode("utf-8")))
+    return path
+
+
+def write_multistream_dump(
+    path: Path, index: Path, pages: list[Page], pages_per_stream: int
+) -> tuple[Path, Path]:
+    """Write a multistream dump (header, page streams, footer) and its bz2 index."""
+    blocks = [bz2.compress(HEADER.encode("utf-8"))]
+    lines = []
+    offset = len(blocks[0])
+    for start in range(0, len(pages), pages_per_stream):
+        group = pages[start:start + pages_per_stream]
+        lines += [f"{offset}:{page.page_id}:{page.title}\n" for page in group]
+        block = bz2.compress("".join(page_xml(page) for page in group).encode("utf-8"))
+        blocks.append(block)
+        offset += len(block)
+    blocks.append(bz2.compress(FOOTER.encode("utf-8")))
+    path.write_bytes(b"".join(blocks))
+    index.write_bytes(bz2.compress("".join(lines).encode("utf-8")))
+    return path, index
+
+
+@pytest.fixture(scope="session")
+def excerpt() -> Path:
+    """The real Wikipedia excerpt that ships in gensim's test data."""
+    spec = importlib.util.find_spec("gensim")
+    assert spec is not None and spec.submodule_search_locations
+    return Path(list(spec.submodule_search_locations)[0]) / EXCERPT
+
+
+ARTICLE = """{{Infobox country|capital=[[Paris]]}}
+'''Freedonia''' is a [[country]] in [[Europe|western Europe]] with {{convert|12|km}} of coast.<ref>See [[Hidden source]].</ref> It has 1,000 [[lake]]s.
+[[File:Flag.png|thumb|The [[flag]]]]
+{| class="wikitable"
+| [[Table link]] || 42
+|}
+== History ==
+In 1999 the [[Freedonian Party|party]] won. See [[Old Name]].
+[[Category:Countries]]
+[[de:Freedonien]]
+"""
+
+
+@pytest.fixture
+def small_pages() -> list[Page]:
+    """A handful of pages: an article with every kind of markup, redirects, other namespaces."""
+    return [
+        Page(1, "Freedonia", ARTICLE),
+        Page(2, "Old Name", redirect="Freedonia"),
+        Page(3, "Older Name", redirect="Old Name"),
+        Page(4, "Template:Infobox country", "{{{capital}}}", namespace=10),
+        Page(5, "Empty page", None),
+        Page(6, "Lake", "A '''lake''' is a body of water. It is not the [[sea]]."),
+        Page(7, "Loop A", redirect="Loop B"),
+        Page(8, "Loop B", redirect="Loop A"),
+    ]

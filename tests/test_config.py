@@ -1,0 +1,110 @@
+"""Config validation names the key; sources expand; both shipped configs are valid."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from conftest import REPO
+from reprobe.config import (
+    check_config,
+    expand_sources,
+    fetch_arguments,
+    load_yaml,
+    local_source_path,
+    month_range,
+    source_filename,
+)
+from reprobe.errors import ConfigError
+
+
+@pytest.fixture
+def default_config() -> dict:
+    return load_yaml(REPO / "config/config.yaml")
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "paper.yaml"])
+def test_shipped_configs_are_valid(name):
+    check_config(load_yaml(REPO / "config" / name))
+
+
+def test_misspelled_key_is_named(default_config):
+    default_config["wikipedia"]["shardz"] = 3
+    with pytest.raises(ConfigError, match=r"unknown key wikipedia\.shardz"):
+        check_config(default_config)
+
+
+def test_wrong_type_is_named(default_config):
+    default_config["wikipedia"]["shards"] = "four"
+    with pytest.raises(ConfigError, match=r"wikipedia\.shards: 'four' is not of type 'integer'"):
+        check_config(default_config)
+
+
+def test_missing_source_reference_is_named(default_config):
+    default_config["wikipedia"]["dump"] = "no_such_dump"
+    with pytest.raises(ConfigError, match=r"wikipedia\.dump: no source named 'no_such_dump'"):
+        check_config(default_config)
+
+
+def test_bad_sha256_is_named(default_config):
+    default_config["sources"]["enwiki_excerpt"]["sha256"] = "abc"
+    with pytest.raises(ConfigError, match=r"sources\.enwiki_excerpt\.sha256"):
+        check_config(default_config)
+
+
+def test_source_needs_exactly_one_of_url_and_path(default_config):
+    default_config["sources"]["both"] = {"url": "https://example.org/a", "path": "a"}
+    with pytest.raises(ConfigError, match=r"sources\.both: a source needs exactly one"):
+        check_config(default_config)
+
+
+def test_months_expand_to_one_source_a_month():
+    config = {"variables": {"host": "https://example.org"}, "sources": {"rs": {
+        "url": "{host}/RS_{month}.zst", "months": {"first": "2017-11", "last": "2018-02"}}}}
+    sources = expand_sources(config)
+    assert list(sources) == ["rs_2017_11", "rs_2017_12", "rs_2018_01", "rs_2018_02"]
+    assert sources["rs_2018_01"]["url"] == "https://example.org/RS_2018-01.zst"
+    assert source_filename(sources["rs_2018_01"]) == "RS_2018-01.zst"
+    assert "months" not in sources["rs_2018_01"]
+
+
+def test_undefined_placeholder_is_named():
+    config = {"sources": {"dump": {"url": "https://x.org/{date}/d.bz2"}}}
+    with pytest.raises(ConfigError, match=r"sources\.dump\.url: undefined placeholder \{date\}"):
+        expand_sources(config)
+
+
+def test_month_range_crosses_years():
+    assert month_range("2019-12", "2020-01") == ["2019-12", "2020-01"]
+
+
+def test_package_path_is_found_in_the_installed_package(default_config):
+    spec = default_config["sources"]["enwiki_excerpt"]
+    assert local_source_path(spec, "enwiki_excerpt").is_file()
+    with pytest.raises(ConfigError, match="not installed"):
+        local_source_path({"path": "x", "package": "no_such_package_xyz"}, "s")
+
+
+def test_fetch_arguments_carry_checksum_and_retry_settings():
+    spec = {"url": "https://x.org/a.gz", "sha256": "0" * 64, "size": 10}
+    args = fetch_arguments(spec, {"retries": 3, "backoff": 1.0, "timeout": 5}, "a")
+    assert args[:2] == ["--url", "https://x.org/a.gz"]
+    assert "--sha256" in args and "--size" in args and "3" in args
+
+
+def test_snakemake_rejects_a_typo_before_any_rule(tmp_path, default_config):
+    broken = copy.deepcopy(default_config)
+    broken["wikipedia"]["shardz"] = 3
+    configfile = tmp_path / "broken.yaml"
+    configfile.write_text(yaml.safe_dump(broken))
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "-s", str(REPO / "Snakefile"),
+         "-d", str(tmp_path / "work"), "--configfile", str(configfile)],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert "shardz" in result.stdout + result.stderr
+    assert not (tmp_path / "work" / "data").exists()

@@ -1,0 +1,117 @@
+"""Shards write pages, sentences and links; gather resolves redirects and sums stats."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow.parquet as pq
+
+from conftest import Page, write_dump, write_multistream_dump
+from reprobe.wikipedia.gather import gather_shards, resolve_redirects
+from reprobe.wikipedia.plan import plan_shards, split_by_bytes
+from reprobe.wikipedia.shard import ShardOutputs, read_shard
+
+
+def read_one_shard(tmp_path, pages):
+    dump = write_dump(tmp_path / "d.xml.bz2", pages)
+    plan = plan_shards(dump, None, shards=1, block_pages=10)
+    outputs = ShardOutputs.in_folder(tmp_path / "shard")
+    stats = read_shard(plan, 0, outputs, progress=False)
+    return outputs, stats
+
+
+def test_article_text_keeps_prose_and_drops_templates_tables_refs_files(tmp_path, small_pages):
+    outputs, _ = read_one_shard(tmp_path, small_pages)
+    sentences = pq.read_table(outputs.sentences).to_pylist()
+    text = " ".join(row["text"] for row in sentences if row["page_id"] == 1)
+    assert "Freedonia is a country in western Europe with 12 km of coast." in text
+    assert "It has 1,000 lakes." in text
+    for dropped in ("Infobox", "Hidden source", "Table link", "42", "flag", "History",
+                    "Countries", "Freedonien"):
+        assert dropped not in text
+
+
+def test_links_keep_sentence_token_span_surface_and_target(tmp_path, small_pages):
+    outputs, _ = read_one_shard(tmp_path, small_pages)
+    sentences = {(r["page_id"], r["sentence_index"]): r["tokens"]
+                 for r in pq.read_table(outputs.sentences).to_pylist()}
+    links = [r for r in pq.read_table(outputs.links).to_pylist() if r["page_id"] == 1]
+    found = {(link["surface"], link["target"]) for link in links}
+    assert found == {("country", "Country"), ("western Europe", "Europe"), ("lakes", "Lake"),
+                     ("party", "Freedonian Party"), ("Old Name", "Old Name")}
+    for link in links:
+        tokens = sentences[(1, link["sentence_index"])][link["token_start"]:link["token_end"]]
+        assert " ".join(tokens).replace(" ", "") == link["surface"].replace(" ", "")
+
+
+def test_stats_count_every_page_by_what_happened_to_it(tmp_path, small_pages):
+    outputs, stats = read_one_shard(tmp_path, small_pages)
+    assert stats["pages_seen"] == 8
+    assert stats["articles"] == 2 and stats["redirects"] == 4
+    assert stats["other_namespace_pages"] == 1 and stats["skipped_pages"] == 1
+    assert stats["links"] == 6
+    assert stats["sentences_with_number"] == 3
+    status = {r["page_id"]: r["status"] for r in pq.read_table(outputs.pages).to_pylist()}
+    assert status[5] == "skipped: page without text"
+    assert json.loads(outputs.stats.read_text())["articles"] == 2
+
+
+def test_interleaved_shards_partition_the_pages(tmp_path):
+    pages = [Page(i, f"Page {i}", f"Sentence {i}.") for i in range(1, 30)]
+    dump = write_dump(tmp_path / "d.xml.bz2", pages)
+    plan = plan_shards(dump, None, shards=3, block_pages=4)
+    seen = []
+    for shard in range(3):
+        outputs = ShardOutputs.in_folder(tmp_path / f"s{shard}")
+        read_shard(plan, shard, outputs, progress=False)
+        ids = pq.read_table(outputs.pages)["page_id"].to_pylist()
+        assert ids and all((i - 1) // 4 % 3 == shard for i in ids)
+        seen += ids
+    assert sorted(seen) == list(range(1, 30))
+
+
+def test_multistream_shards_equal_a_plain_read(tmp_path, small_pages):
+    pages = small_pages + [Page(100 + i, f"Extra {i}", f"Fact {i}: [[Lake]]s.") for i in range(9)]
+    dump, index = write_multistream_dump(tmp_path / "m.xml.bz2", tmp_path / "i.txt.bz2",
+                                         pages, pages_per_stream=3)
+    plan = plan_shards(dump, index, shards=2, block_pages=100)
+    folders = []
+    for shard in range(2):
+        folders.append(ShardOutputs.in_folder(tmp_path / f"s{shard}"))
+        read_shard(plan, shard, folders[-1], progress=False)
+    multi = gather_shards(folders, tmp_path / "gathered")
+    (tmp_path / "plain").mkdir()
+    plain_outputs, _ = read_one_shard(tmp_path / "plain", pages)
+    plain = gather_shards([plain_outputs], tmp_path / "gathered_plain")
+    assert {k: v for k, v in multi.items() if k != "shards"} == {
+        k: v for k, v in plain.items() if k != "shards"}
+
+
+def test_gather_resolves_redirect_chains_and_counts_cycles(tmp_path, small_pages):
+    outputs, _ = read_one_shard(tmp_path, small_pages)
+    stats = gather_shards([outputs], tmp_path / "out")
+    redirects = {r["title"]: (r["target"], r["hops"])
+                 for r in pq.read_table(tmp_path / "out/redirects.parquet").to_pylist()}
+    assert redirects["Older Name"] == ("Freedonia", 2)
+    assert "Loop A" not in redirects and stats["unresolved_redirects"] == 2
+    links = pq.read_table(tmp_path / "out/links.parquet").to_pylist()
+    old = [link for link in links if link["raw_target"] == "Old Name"]
+    assert old and old[0]["target"] == "Freedonia"
+    assert stats["links_through_redirects"] == 1
+    # Country, Europe, Lake, Freedonian Party, Freedonia (via "Old Name") and Sea.
+    assert stats["distinct_link_targets"] == 6
+    assert pq.read_table(tmp_path / "out/pages.parquet").num_rows == 7
+
+
+def test_resolve_redirects_follows_at_most_five_hops():
+    chain = {f"T{i}": f"T{i + 1}" for i in range(8)}
+    resolved, broken = resolve_redirects(chain)
+    assert resolved["T7"] == ("T8", 1) and resolved["T3"] == ("T8", 5)
+    assert broken == 3
+
+
+def test_split_by_bytes_balances_and_covers():
+    offsets = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]
+    ranges = split_by_bytes(offsets, 3)
+    assert ranges[0][0] == 0 and ranges[-1][1] is None
+    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:], strict=False))

@@ -1,0 +1,137 @@
+"""End to end: Snakemake on the embedded default config, in a temporary folder.
+
+The stats table is checked against counts computed here independently of the reader: straight
+from the excerpt's XML with regular expressions instead of mwparserfromhell and Bling Fire.
+"""
+
+from __future__ import annotations
+
+import bz2
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from conftest import REPO
+
+NS = "{http://www.mediawiki.org/xml/export-0.10/}"
+HIDDEN_TARGET = re.compile(r"^\s*(file|image|category|media|[a-z]{2,3}(-[a-z]+)*)\s*:", re.I)
+
+
+def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run Snakemake on the default config in `workdir`."""
+    command = [sys.executable, "-m", "snakemake", *args, "--cores", "2",
+               "-s", str(REPO / "Snakefile"), "-d", str(workdir),
+               "--configfile", str(REPO / "config/config.yaml")]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result
+
+
+def remove_innermost(pattern: str, text: str) -> str:
+    """Remove nested constructs by deleting innermost matches until none is left."""
+    while True:
+        reduced = re.sub(pattern, " ", text, flags=re.S)
+        if reduced == text:
+            return text
+        text = reduced
+
+
+def independent_counts(dump: Path) -> dict[str, int]:
+    """Articles, redirects, links, targets, tokens, sentences, numeral sentences, by regex."""
+    root = ET.fromstring(bz2.open(dump).read())
+    counts = dict.fromkeys(["articles", "redirects", "links", "tokens", "sentences",
+                            "sentences_with_number"], 0)
+    targets: set[str] = set()
+    for page in root.iter(NS + "page"):
+        if page.findtext(NS + "ns") != "0":
+            continue
+        if page.find(NS + "redirect") is not None:
+            counts["redirects"] += 1
+            continue
+        counts["articles"] += 1
+        text = page.find(f"{NS}revision/{NS}text").text or ""
+        text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+        text = re.sub(r"<ref[^>]*/>", "", text)
+        text = re.sub(r"<ref[^>]*>.*?</ref>", "", text, flags=re.S)
+        text = remove_innermost(r"\{\{[^{}]*\}\}", text)
+        text = remove_innermost(r"\{\|(?:(?!\{\|).)*?\|\}", text)
+        text = re.sub(r"\[\[(?:File|Image|Category):(?:[^\[\]]|\[\[[^\[\]]*\]\])*\]\]", "",
+                      text, flags=re.I)
+        text = re.sub(r"^=+.*?=+\s*$", "", text, flags=re.M)
+        for match in re.finditer(r"\[\[([^\[\]|]+)(?:\|[^\[\]]*)?\]\]", text):
+            target = match.group(1).strip()
+            if HIDDEN_TARGET.match(target) or target.startswith(":"):
+                continue
+            counts["links"] += 1
+            target = target.split("#")[0].replace("_", " ").strip()
+            targets.add(target[:1].upper() + target[1:])
+        plain = re.sub(r"\[\[(?:[^\[\]|]*\|)?([^\[\]]*)\]\]", r"\1", text)
+        plain = re.sub(r"<[^>]+>", "", re.sub(r"'{2,}", "", plain))
+        counts["tokens"] += len(re.findall(r"\w+|[^\w\s]", plain))
+        for line in plain.split("\n"):
+            for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z])", line.strip()):
+                if re.search(r"\w", sentence):
+                    counts["sentences"] += 1
+                    counts["sentences_with_number"] += bool(
+                        re.search(r"(?<![\w.])\d+(?:[.,]\d+)*(?!\w)", sentence))
+    counts["distinct_link_targets"] = len(targets)
+    return counts
+
+
+@pytest.fixture(scope="module")
+def default_run(tmp_path_factory) -> Path:
+    """A finished default run."""
+    workdir = tmp_path_factory.mktemp("run")
+    snakemake(workdir, "all")
+    return workdir
+
+
+def test_default_run_writes_the_stats_table(default_run):
+    table = default_run / "results/tables/corpus/wikipedia_stats.csv"
+    assert table.is_file()
+    assert (default_run / "results/tables/corpus/wikipedia_stats.md").read_text().startswith(
+        "# Wikipedia corpus statistics")
+    for log in ("wikipedia_plan.log", "wikipedia_gather.log", "wikipedia_shard/0000.log"):
+        assert (default_run / "logs" / log).is_file()
+
+
+def test_stats_match_counts_computed_independently(default_run, excerpt):
+    table = pd.read_csv(default_run / "results/tables/corpus/wikipedia_stats.csv")
+    stats = dict(zip(table["statistic"], table["value"], strict=True))
+    expected = independent_counts(excerpt)
+    assert stats["articles"] == expected["articles"] == 106
+    assert stats["redirects"] == expected["redirects"] == 99
+    # Regexes cannot render wikitext exactly (nested markup, link trails, list items), so the
+    # rest must agree within what that approximation allows.
+    tolerance = {"links": 0.03, "distinct_link_targets": 0.03, "tokens": 0.10,
+                 "sentences": 0.10, "sentences_with_number": 0.05}
+    for name, relative in tolerance.items():
+        assert abs(stats[name] - expected[name]) <= relative * expected[name], (
+            name, stats[name], expected[name])
+    assert stats["shards"] == 4 and stats["skipped_pages"] == 0
+
+
+def test_rerun_has_nothing_to_do(default_run):
+    result = snakemake(default_run, "all", "-n")
+    assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_interrupted_run_picks_up_where_it_stopped(default_run):
+    # As if the run had stopped during shard 2: its outputs and everything after it missing.
+    shutil.rmtree(default_run / "data/processed/wikipedia/shards/0002")
+    for produced in ("data/processed/wikipedia/stats.json", "data/processed/wikipedia/pages.parquet",
+                     "data/processed/wikipedia/links.parquet",
+                     "data/processed/wikipedia/redirects.parquet",
+                     "results/tables/corpus/wikipedia_stats.csv"):
+        (default_run / produced).unlink()
+    result = snakemake(default_run, "results/tables/corpus/wikipedia_stats.csv")
+    log = result.stdout + result.stderr
+    assert "wikipedia_shard" in log and "wildcards: shard=0002" in log
+    assert "shard=0001" not in log and "rule wikipedia_plan" not in log
+    assert "rule wikipedia_gather" in log and "rule table_wikipedia_stats" in log
