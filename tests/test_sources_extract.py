@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import zstandard
+
 from reprobe.errors import SourceError
 from reprobe.sources.extract import archive_kind, extract_archive
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import requests
+
 from reprobe.errors import SourceError
 from reprobe.sources import fetch
 from reprobe.sources.fetch import copy_local, fetch_url

@@ -42,7 +42,8 @@ def test_truncated_bz2_names_file_and_byte_offset(tmp_path, small_pages):
 
 
 def test_malformed_xml_names_file_line_and_last_page(tmp_path, small_pages):
-    xml = HEADER + page_xml(small_pages[0]) + "  <page><title>Broken</title><ns>0</ns>\n</mediawiki>"
+    broken = "  <page><title>Broken</title><ns>0</ns>\n</mediawiki>"
+    xml = HEADER + page_xml(small_pages[0]) + broken
     dump = tmp_path / "bad.xml.bz2"
     dump.write_bytes(bz2.compress(xml.encode()))
     with pytest.raises(InputFormatError) as error:

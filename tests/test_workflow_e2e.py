@@ -44,7 +44,8 @@ def remove_innermost(pattern: str, text: str) -> str:
 
 def independent_counts(dump: Path) -> dict[str, int]:
     """Articles, redirects, links, targets, tokens, sentences, numeral sentences, by regex."""
-    root = ET.fromstring(bz2.open(dump).read())
+    with bz2.open(dump) as handle:
+        root = ET.fromstring(handle.read())
     counts = dict.fromkeys(["articles", "redirects", "links", "tokens", "sentences",
                             "sentences_with_number"], 0)
     targets: set[str] = set()
@@ -125,11 +126,10 @@ def test_rerun_has_nothing_to_do(default_run):
 def test_interrupted_run_picks_up_where_it_stopped(default_run):
     # As if the run had stopped during shard 2: its outputs and everything after it missing.
     shutil.rmtree(default_run / "data/processed/wikipedia/shards/0002")
-    for produced in ("data/processed/wikipedia/stats.json", "data/processed/wikipedia/pages.parquet",
-                     "data/processed/wikipedia/links.parquet",
-                     "data/processed/wikipedia/redirects.parquet",
-                     "results/tables/corpus/wikipedia_stats.csv"):
+    gathered = ["stats.json", "pages.parquet", "links.parquet", "redirects.parquet"]
+    for produced in [f"data/processed/wikipedia/{name}" for name in gathered]:
         (default_run / produced).unlink()
+    (default_run / "results/tables/corpus/wikipedia_stats.csv").unlink()
     result = snakemake(default_run, "results/tables/corpus/wikipedia_stats.csv")
     log = result.stdout + result.stderr
     assert "wikipedia_shard" in log and "wildcards: shard=0002" in log

@@ -19,3 +19,8 @@ def arabic_value(token: str) -> float | None:
     if not is_arabic_numeral(token):
         return None
     return float(token.replace(",", ""))
+
+
+def has_arabic_numeral(tokens: list[str]) -> bool:
+    """Whether any token is an Arabic numeral (cheap test first: a numeral ends in a digit)."""
+    return any(token[-1:].isdigit() and is_arabic_numeral(token) for token in tokens)

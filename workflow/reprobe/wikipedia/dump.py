@@ -218,7 +218,9 @@ class _PageReader:
             yield page
 
 
-def _xml_error(path: Path, offset: int, exc: ET.ParseError, last_id: int | None) -> InputFormatError:
+def _xml_error(
+    path: Path, offset: int, exc: ET.ParseError, last_id: int | None
+) -> InputFormatError:
     """Build the error for malformed XML, naming where in the file it happened."""
     line, column = exc.position
     after = f", after page id {last_id}" if last_id is not None else ""

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from reprobe.io import atomic_path, atomic_write_text
-from reprobe.numeracy.numerals import is_arabic_numeral
+from reprobe.numeracy.numerals import has_arabic_numeral
 from reprobe.wikipedia.dump import PageStreamCounts, RawPage, iter_pages
 from reprobe.wikipedia.plan import ShardPlan
 from reprobe.wikipedia.segment import segment_paragraph
@@ -165,7 +165,7 @@ def add_page(
                 tables["links"].append(page.page_id, sentence_index, link.token_start,
                                        link.token_end, link.surface, link.target)
             stats["links"] += len(sentence.links)
-            stats["sentences_with_number"] += any(map(is_arabic_numeral, sentence.tokens))
+            stats["sentences_with_number"] += has_arabic_numeral(sentence.tokens)
             tokens += len(sentence.tokens)
             sentence_index += 1
     stats["articles"] += 1

@@ -1,0 +1,38 @@
+"""The command line: help for every command, and bad input ends with a message, not a trace."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+from reprobe.cli import build_parser, main
+
+
+@pytest.mark.parametrize("command", [[], ["fetch"], ["extract"], ["wikipedia", "plan"],
+                                     ["wikipedia", "shard"], ["wikipedia", "gather"],
+                                     ["table", "wikipedia-stats"], ["config-check"]])
+def test_every_command_has_help(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args([*command, "--help"])
+    assert done.value.code == 0
+    assert "usage: reprobe" in capsys.readouterr().out
+
+
+def test_bad_input_exits_1_with_the_file_named(tmp_path, caplog):
+    dump = tmp_path / "cut.xml.bz2"
+    dump.write_bytes(b"BZh91AY&SY" + b"\0" * 20)
+    code = main(["wikipedia", "plan", "--dump", str(dump), "--shards", "1",
+                 "--output", str(tmp_path / "plan.json")])
+    assert code == 1
+    assert str(dump) in caplog.text
+    assert not (tmp_path / "plan.json").exists()
+
+
+def test_config_check_lists_sources():
+    result = subprocess.run([sys.executable, "-m", "reprobe", "config-check", "config/config.yaml"],
+                            capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("enwiki_excerpt\t")
