@@ -108,3 +108,9 @@ def test_snakemake_rejects_a_typo_before_any_rule(tmp_path, default_config):
     assert result.returncode != 0
     assert "shardz" in result.stdout + result.stderr
     assert not (tmp_path / "work" / "data").exists()
+
+
+def test_readme_lists_every_paper_source():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for name in load_yaml(REPO / "config/paper.yaml")["sources"]:
+        assert f"`{name}`" in readme, name
