@@ -28,7 +28,7 @@ from reprobe.io import atomic_path, atomic_write_text
 from reprobe.numeracy.numerals import has_arabic_numeral
 from reprobe.wikipedia.dump import PageStreamCounts, RawPage, iter_pages
 from reprobe.wikipedia.plan import ShardPlan
-from reprobe.wikipedia.segment import segment_paragraph
+from reprobe.wikipedia.segment import segment_page
 from reprobe.wikipedia.text import render_wikitext
 from reprobe.wikipedia.titles import normalise_title
 
@@ -157,17 +157,15 @@ def add_page(
         _skip(page, title, f"unparseable wikitext ({type(exc).__name__})", tables, stats)
         return
     sentence_index = tokens = 0
-    for paragraph in paragraphs:
-        for sentence in segment_paragraph(paragraph):
-            tables["sentences"].append(page.page_id, sentence_index, sentence.text,
-                                       sentence.tokens)
-            for link in sentence.links:
-                tables["links"].append(page.page_id, sentence_index, link.token_start,
-                                       link.token_end, link.surface, link.target)
-            stats["links"] += len(sentence.links)
-            stats["sentences_with_number"] += has_arabic_numeral(sentence.tokens)
-            tokens += len(sentence.tokens)
-            sentence_index += 1
+    for sentence in segment_page(paragraphs):
+        tables["sentences"].append(page.page_id, sentence_index, sentence.text, sentence.tokens)
+        for link in sentence.links:
+            tables["links"].append(page.page_id, sentence_index, link.token_start,
+                                   link.token_end, link.surface, link.target)
+        stats["links"] += len(sentence.links)
+        stats["sentences_with_number"] += has_arabic_numeral(sentence.tokens)
+        tokens += len(sentence.tokens)
+        sentence_index += 1
     stats["articles"] += 1
     stats["sentences"] += sentence_index
     stats["tokens"] += tokens
