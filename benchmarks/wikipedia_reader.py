@@ -256,7 +256,7 @@ STAGES: tuple[tuple[str, list[tuple[str, str, tuple[str, str] | None, int]]], ..
      [("reprobe/wikipedia/text.py", "render_wikitext", None, 1),
       *[(f, n, c, -1) for f, n, c, _ in TOKENIZE]]),
     ("sentences and tokens (segment.py, blingfire)",
-     [("reprobe/wikipedia/segment.py", "segment_paragraph", ADD, 1)]),
+     [("reprobe/wikipedia/segment.py", "segment_page", ADD, 1)]),
     ("numeral check per sentence (numeracy/numerals.py)",
      [("~", "builtins.any", ADD, 1), ("reprobe/numeracy/numerals.py", "*", ADD, 1)]),
     ("rows and Parquet writing (shard.py, pyarrow)",

@@ -23,3 +23,5 @@ def test_non_numerals(token):
 def test_a_sentence_has_a_numeral_if_any_token_is_one():
     assert has_arabic_numeral(["It", "cost", "1,000", "dollars"])
     assert not has_arabic_numeral(["In", "the", "1980s", "."])
+    assert has_arabic_numeral(["It", "cost", "1,000"], "It cost 1,000")
+    assert not has_arabic_numeral(["No", "digits"], "No digits")

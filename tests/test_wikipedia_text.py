@@ -37,6 +37,19 @@ def test_refs_are_dropped_with_their_links() -> None:
     assert render(wikitext) == [("Apples. Pears.", [])]
 
 
+def test_odd_markup_inside_a_ref_does_not_swallow_the_prose_after_it() -> None:
+    # Refs are cut out before parsing, as MediaWiki does: an unclosed template inside one
+    # cannot reach past its </ref>.
+    wikitext = "Catholics<ref>{{cite web|title=x</ref> and 50,000 [[Protestant]]s lived there."
+    assert render(wikitext) == [
+        ("Catholics and 50,000 Protestants lived there.", [("Protestants", "Protestant")])]
+
+
+def test_comments_and_math_are_cut_before_parsing() -> None:
+    wikitext = "A<!-- [[hidden]] {{x --> b <math>x^{2}</math> c <REF>y</ref> d<!-- to the end"
+    assert lines(wikitext) == ["A b  c  d"]
+
+
 def test_tables_are_dropped_with_their_links() -> None:
     assert lines("Before\n{|\n|-\n| [[Apple]] || [[Pear]]\n|}\nAfter") == ["Before", "After"]
 

@@ -21,6 +21,12 @@ def arabic_value(token: str) -> float | None:
     return float(token.replace(",", ""))
 
 
-def has_arabic_numeral(tokens: list[str]) -> bool:
-    """Whether any token is an Arabic numeral (cheap test first: a numeral ends in a digit)."""
+_DIGIT = re.compile(r"\d")
+
+
+def has_arabic_numeral(tokens: list[str], text: str | None = None) -> bool:
+    """Whether any token is an Arabic numeral; `text`, the tokens' sentence, allows a quick no."""
+    if text is not None and _DIGIT.search(text) is None:
+        return False
+    # A numeral ends in a digit: a cheap test before the regular expression.
     return any(token[-1:].isdigit() and is_arabic_numeral(token) for token in tokens)

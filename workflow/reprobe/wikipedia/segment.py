@@ -47,15 +47,13 @@ PARAGRAPH_BREAK = "\u2029"
 def segment_page(paragraphs: list[Paragraph]) -> list[Sentence]:
     """Split a page's paragraphs into sentences; every link lands in the sentence it starts in."""
     text, links = _join(paragraphs)
-    sentence_spans = char_offsets(text, sentences=True)
-    token_spans = char_offsets(text, sentences=False)
-    token_starts = [start for start, _ in token_spans]
-    token_ends = [end for _, end in token_spans]
+    sentence_starts, sentence_ends = char_offsets(text, sentences=True)
+    token_starts, token_ends = char_offsets(text, sentences=False)
     sentences: list[Sentence] = []
     next_link = 0
-    for sent_start, sent_end in sentence_spans:
+    for sent_start, sent_end in zip(sentence_starts, sentence_ends, strict=True):
         first = bisect_left(token_starts, sent_start)
-        last = bisect_left(token_starts, sent_end)
+        last = bisect_left(token_starts, sent_end, first)
         own: list[TokenLink] = []
         while next_link < len(links) and links[next_link].start < sent_end:
             span = links[next_link]
@@ -66,14 +64,15 @@ def segment_page(paragraphs: list[Paragraph]) -> list[Sentence]:
                 own.append(link)
         if last <= first:
             continue
-        tokens = [text[start:end] for start, end in token_spans[first:last]]
+        tokens = [text[start:end] for start, end in
+                  zip(token_starts[first:last], token_ends[first:last], strict=True)]
         sentence_text = " ".join(text[sent_start:sent_end].split())
         sentences.append(Sentence(sentence_text, tokens, own))
     return sentences
 
 
-def char_offsets(text: str, *, sentences: bool) -> list[tuple[int, int]]:
-    """Character spans of Bling Fire's sentences (or words) of `text`."""
+def char_offsets(text: str, *, sentences: bool) -> tuple[list[int], list[int]]:
+    """Character start and end offsets of Bling Fire's sentences (or words) of `text`."""
     function = _LIBRARY.TextToSentencesWithOffsets if sentences else _LIBRARY.TextToWordsWithOffsets
     data = text.encode("utf-8")
     capacity = 2 * len(data) + 1
@@ -85,7 +84,8 @@ def char_offsets(text: str, *, sentences: bool) -> list[tuple[int, int]]:
         # The wrapper's own (slow) path handles whatever the fast call could not.
         slow = blingfire.text_to_sentences_and_offsets if sentences else (
             blingfire.text_to_words_with_offsets)
-        return list(slow(text)[1])
+        spans = slow(text)[1]
+        return [start for start, _ in spans], [end for _, end in spans]
     count = output.value.count(b"\n" if sentences else b" ") + 1 if output.value else 0
     first_byte = np.frombuffer(starts, dtype=np.int32, count=count)
     last_byte = np.frombuffer(ends, dtype=np.int32, count=count)
@@ -94,7 +94,7 @@ def char_offsets(text: str, *, sentences: bool) -> list[tuple[int, int]]:
         raw = np.frombuffer(data, dtype=np.uint8)
         char_of_byte = np.cumsum((raw & 0xC0) != 0x80) - 1
         first_byte, last_byte = char_of_byte[first_byte], char_of_byte[last_byte]
-    return list(zip(first_byte.tolist(), (last_byte + 1).tolist(), strict=True))
+    return first_byte.tolist(), (last_byte + 1).tolist()
 
 
 def _join(paragraphs: list[Paragraph]) -> tuple[str, list[LinkSpan]]:

@@ -18,6 +18,7 @@ import logging
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 
 import pyarrow as pa
@@ -51,25 +52,37 @@ BATCH_ROWS = 20_000
 
 
 class _BufferedTable:
-    """Rows buffered column-wise and flushed to a Parquet writer in batches (flat memory)."""
+    """Rows buffered and flushed to a Parquet writer in batches (flat memory)."""
 
     def __init__(self, writer: pq.ParquetWriter, schema: pa.Schema) -> None:
         self.writer = writer
         self.schema = schema
-        self.columns: dict[str, list] = {name: [] for name in schema.names}
+        self.rows: list[tuple] = []
 
     def append(self, *values: object) -> None:
         """Add one row (values in schema order)."""
-        for name, value in zip(self.schema.names, values, strict=True):
-            self.columns[name].append(value)
-        if len(self.columns[self.schema.names[0]]) >= BATCH_ROWS:
+        self.rows.append(values)
+        if len(self.rows) >= BATCH_ROWS:
             self.flush()
 
     def flush(self) -> None:
         """Write buffered rows as one record batch."""
-        if self.columns[self.schema.names[0]]:
-            self.writer.write_batch(pa.record_batch(self.columns, schema=self.schema))
-            self.columns = {name: [] for name in self.schema.names}
+        if not self.rows:
+            return
+        columns = [
+            _list_array(values, field.type) if pa.types.is_list(field.type)
+            else pa.array(values, field.type)
+            for field, values in zip(self.schema, zip(*self.rows, strict=True), strict=True)
+        ]
+        self.writer.write_batch(pa.record_batch(columns, schema=self.schema))
+        self.rows = []
+
+
+def _list_array(values: tuple[list, ...], list_type: pa.DataType) -> pa.Array:
+    """A list column built from flat values and offsets (ten times faster than nested lists)."""
+    offsets = [0, *accumulate(map(len, values))]
+    flat = pa.array([item for value in values for item in value], list_type.value_type)
+    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), flat, type=list_type)
 
 
 @dataclass(frozen=True)
@@ -163,7 +176,7 @@ def add_page(
             tables["links"].append(page.page_id, sentence_index, link.token_start,
                                    link.token_end, link.surface, link.target)
         stats["links"] += len(sentence.links)
-        stats["sentences_with_number"] += has_arabic_numeral(sentence.tokens)
+        stats["sentences_with_number"] += has_arabic_numeral(sentence.tokens, sentence.text)
         tokens += len(sentence.tokens)
         sentence_index += 1
     stats["articles"] += 1

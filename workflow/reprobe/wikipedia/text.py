@@ -36,6 +36,22 @@ TEXT_TEMPLATES = frozenset({"nowrap", "nobr", "small", "big", "nobold", "noitali
 # {{convert|5|km|mi}} renders "5 km"; ranges such as {{convert|3|to|5|km}} render "3 to 5 km".
 CONVERT_TEMPLATES = frozenset({"convert", "cvt"})
 CONVERT_RANGE_WORDS = frozenset({"to", "-", "–", "and", "or", "x", "by", "+/-", "±"})
+# Extension tags whose content never renders as prose. MediaWiki cuts comments and extension
+# tags out of the wikitext before it parses anything else (up to the first matching close
+# tag), so doing the same here is both faithful and cheap: references hold a quarter of an
+# article's wikitext and most of its citation templates, and an odd construct inside one can no
+# longer swallow the prose after it.
+OPAQUE_TAGS = (
+    "ref", "math", "chem", "ce", "gallery", "timeline", "imagemap", "syntaxhighlight", "source",
+    "pre", "score", "hiero", "graph", "mapframe", "maplink", "templatedata", "templatestyles",
+    "nowiki", "poem", "inputbox", "categorytree",
+)
+_OPAQUE = re.compile(
+    r"<!--.*?(?:-->|\Z)"
+    rf"|<({'|'.join(OPAQUE_TAGS)})\b[^>]*?/>"
+    rf"|<({'|'.join(OPAQUE_TAGS)})\b[^>]*>.*?</\2\s*>",
+    re.DOTALL | re.IGNORECASE,
+)
 _MAGIC_WORD = re.compile(r"__[A-Z]+__")
 _LINK_TRAIL = re.compile(r"^[a-z]+")
 
@@ -341,12 +357,18 @@ def _build_source(tokens: list[tk.Token]) -> str:
 
 def render_wikitext(wikitext: str, page_title: str, namespaces: dict[str, int]) -> list[Paragraph]:
     """Render an article's wikitext into non-empty paragraphs (lines) with their link spans."""
+    wikitext = strip_opaque(wikitext)
     # The same arguments mwparserfromhell.parse() passes: context 0, style tags parsed.
     tokens = _Tokenizer().tokenize(wikitext, 0, False)
     renderer = _Renderer(page_title, namespaces, tokens, _pair(tokens))
     renderer.render(0, len(tokens))
     text = "".join(renderer.parts)
     return _split_lines(text, renderer.links)
+
+
+def strip_opaque(wikitext: str) -> str:
+    """Remove comments and non-prose extension tags (references, maths, code …) first."""
+    return _OPAQUE.sub("", wikitext)
 
 
 def _split_lines(text: str, links: list[LinkSpan]) -> list[Paragraph]:
