@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import yaml
 
 from conftest import REPO
 
@@ -135,3 +136,20 @@ def test_interrupted_run_picks_up_where_it_stopped(default_run):
     assert "wikipedia_shard" in log and "wildcards: shard=0002" in log
     assert "shard=0001" not in log and "rule wikipedia_plan" not in log
     assert "rule wikipedia_gather" in log and "rule table_wikipedia_stats" in log
+
+
+def test_wrong_sha256_in_config_fails_naming_the_source(tmp_path, excerpt):
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    config["sources"]["enwiki_excerpt"]["sha256"] = "0" * 64
+    configfile = tmp_path / "wrong.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    target = f"data/raw/enwiki_excerpt/{excerpt.name}"
+    command = [sys.executable, "-m", "snakemake", target, "--cores", "1",
+               "-s", str(REPO / "Snakefile"), "-d", str(tmp_path / "run"),
+               "--configfile", str(configfile)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode != 0
+    log = (tmp_path / f"run/logs/fetch_source/enwiki_excerpt/{excerpt.name}.log").read_text()
+    assert "enwiki_excerpt" in log and "0" * 64 in log
+    assert "a53f4648dec40467ebdcbc7a1307eddb51fe6e28e9309f6ebde81ba0d04bea2d" in log
+    assert not (tmp_path / "run" / target).exists()
