@@ -1,4 +1,4 @@
-"""End to end: Snakemake on the embedded default config, in a temporary folder.
+"""End to end: Snakemake on the embedded default config (and on URL sources), in a temp folder.
 
 The stats table is checked against counts computed here independently of the reader: straight
 from the excerpt's XML with regular expressions instead of mwparserfromhell and Bling Fire.
@@ -7,10 +7,15 @@ from the excerpt's XML with regular expressions instead of mwparserfromhell and 
 from __future__ import annotations
 
 import bz2
+import functools
+import hashlib
+import http.server
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,7 +23,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import REPO
+from conftest import REPO, Page, write_multistream_dump
 
 NS = "{http://www.mediawiki.org/xml/export-0.10/}"
 HIDDEN_TARGET = re.compile(r"^\s*(file|image|category|media|[a-z]{2,3}(-[a-z]+)*)\s*:", re.I)
@@ -153,3 +158,54 @@ def test_wrong_sha256_in_config_fails_naming_the_source(tmp_path, excerpt):
     assert "enwiki_excerpt" in log and "0" * 64 in log
     assert "a53f4648dec40467ebdcbc7a1307eddb51fe6e28e9309f6ebde81ba0d04bea2d" in log
     assert not (tmp_path / "run" / target).exists()
+
+
+@pytest.fixture
+def loopback_server(tmp_path):
+    """An HTTP server on 127.0.0.1 serving a folder, for sources given by URL."""
+
+    folder = tmp_path / "served"
+    folder.mkdir()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield folder, f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_url_sources_multistream_index_and_extraction_through_snakemake(tmp_path,
+                                                                        loopback_server):
+    folder, base = loopback_server
+    pages = [Page(i, f"Page {i}", f"Fact {i} links [[Page {i + 1}]]. It is {i}.")
+             for i in range(1, 30)] + [Page(40, "Old page", redirect="Page 3")]
+    dump, index = write_multistream_dump(folder / "dump.xml.bz2", tmp_path / "index.txt.bz2",
+                                         pages, pages_per_stream=4)
+    (tmp_path / "notes.txt").write_text("hello\n")
+    with tarfile.open(folder / "bundle.tar.gz", "w:gz") as archive:
+        archive.add(tmp_path / "notes.txt", arcname="bundle/notes.txt")
+    config = {
+        "seed": 1,
+        "sources": {
+            "dump": {"url": f"{base}/dump.xml.bz2", "size": dump.stat().st_size,
+                     "sha256": hashlib.sha256(dump.read_bytes()).hexdigest()},
+            "index": {"path": str(index)},
+            "bundle": {"url": f"{base}/bundle.tar.gz", "extract": True},
+        },
+        "wikipedia": {"dump": "dump", "index": "index", "shards": 3},
+    }
+    configfile = tmp_path / "config.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    command = [sys.executable, "-m", "snakemake", "all", "--cores", "2",
+               "-s", str(REPO / "Snakefile"), "-d", str(tmp_path / "run"),
+               "--configfile", str(configfile)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    run = tmp_path / "run"
+    assert (run / "data/raw/bundle/extracted/bundle/notes.txt").read_text() == "hello\n"
+    assert "multistream" in (run / "data/processed/wikipedia/plan.json").read_text()
+    table = pd.read_csv(run / "results/tables/corpus/wikipedia_stats.csv")
+    stats = dict(zip(table["statistic"], table["value"], strict=True))
+    assert stats["articles"] == 29 and stats["redirects"] == 1 and stats["links"] == 29
+    assert stats["sentences"] == 58 and stats["sentences_with_number"] == 58
