@@ -114,3 +114,13 @@ def test_readme_lists_every_paper_source():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for name in load_yaml(REPO / "config/paper.yaml")["sources"]:
         assert f"`{name}`" in readme, name
+
+
+def test_off_the_shelf_model_must_name_an_extracted_source(default_config):
+    default_config["numeracy"]["off_the_shelf"]["X"] = {"source": "nope", "format": "glove_txt"}
+    with pytest.raises(ConfigError, match=r"numeracy\.off_the_shelf\.X\.source"):
+        check_config(default_config)
+    default_config["numeracy"]["off_the_shelf"]["X"] = {
+        "source": "gensim_lee_fasttext", "member": "a.txt", "format": "glove_txt"}
+    with pytest.raises(ConfigError, match="is not extracted"):
+        check_config(default_config)

@@ -73,6 +73,13 @@ def reference_errors(config: dict[str, Any]) -> list[str]:
         name = wikipedia.get(key)
         if name is not None and name not in sources:
             problems.append(f"wikipedia.{key}: no source named {name!r} under sources")
+    for model, spec in (config.get("numeracy") or {}).get("off_the_shelf", {}).items():
+        if spec.get("source") not in sources:
+            problems.append(f"numeracy.off_the_shelf.{model}.source: no source named "
+                            f"{spec.get('source')!r} under sources")
+        elif spec.get("member") and not sources[spec["source"]].get("extract"):
+            problems.append(f"numeracy.off_the_shelf.{model}.member: source "
+                            f"{spec['source']!r} is not extracted (extract: true)")
     return problems
 
 

@@ -1,0 +1,23 @@
+"""Tables put computed scores beside the paper's, with Δ and explicit NA rows."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reprobe.tables.compare import NOT_CONFIGURED, compare_with_reference
+
+
+def test_rows_join_on_model_setting_metric_with_delta():
+    scores = pd.DataFrame([
+        ["numeracy", "table2", "GloVe-6B-50D", "cosine", "OVA-MAG", 8.0, 100],
+        ["numeracy", "table2", "Extra", "cosine", "OVA-MAG", 1.0, 100],
+    ], columns=["paper", "table", "model", "setting", "metric", "value", "n"])
+    reference = pd.DataFrame([
+        ["table2", "GloVe-6B-50D", "cosine", "OVA-MAG", 7.70, 2260],
+        ["table2", "FastText-CC", "cosine", "OVA-MAG", 7.83, 2260],
+    ], columns=["table", "model", "setting", "metric", "value", "n"])
+    table = compare_with_reference(scores, reference, "table2").set_index("model")
+    assert table.loc["GloVe-6B-50D", "delta"] == 0.3
+    assert table.loc["FastText-CC", "value"] == NOT_CONFIGURED
+    assert pd.isna(table.loc["Extra", "paper"])
+    assert list(table.index) == ["GloVe-6B-50D", "FastText-CC", "Extra"]

@@ -1,0 +1,59 @@
+"""Put computed scores beside a paper's published values, with a Δ column.
+
+Scores are long tables with columns (paper, table, model, setting, metric, value, n); a paper's
+published numbers are long tables with columns (table, model, setting, metric, value, n) in
+`config/reference/<paper>/`. A table is the outer join of the two on (model, setting, metric):
+a published row whose model was not run shows `NA (not configured)`; a computed row the paper
+does not have shows no published value.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+KEYS = ["model", "setting", "metric"]
+NOT_CONFIGURED = "NA (not configured)"
+SCORE_COLUMNS = ["paper", "table", "model", "setting", "metric", "value", "n"]
+
+
+def read_scores(paths: list[Path]) -> pd.DataFrame:
+    """Concatenate score files (CSV, the long score columns)."""
+    frames = [pd.read_csv(path, dtype={"model": str, "setting": str, "metric": str})
+              for path in paths]
+    if not frames:
+        return pd.DataFrame(columns=SCORE_COLUMNS)
+    return pd.concat(frames, ignore_index=True)
+
+
+def read_reference(path: Path, table: str) -> pd.DataFrame:
+    """The published rows of one table."""
+    reference = pd.read_csv(path, dtype={"model": str, "setting": str, "metric": str})
+    reference["setting"] = reference["setting"].fillna("")
+    return reference[reference["table"].astype(str) == table]
+
+
+def compare_with_reference(
+    scores: pd.DataFrame, reference: pd.DataFrame, table: str
+) -> pd.DataFrame:
+    """One row per (model, setting, metric): computed value and n, published value, Δ."""
+    ours = scores[scores["table"].astype(str) == table].copy()
+    ours["setting"] = ours["setting"].fillna("")
+    ours = ours[[*KEYS, "value", "n"]]
+    published = reference[[*KEYS, "value", "n"]].rename(
+        columns={"value": "paper", "n": "paper_n"})
+    table_rows = ours.merge(published, on=KEYS, how="outer", sort=False)
+    run_models = set(ours["model"])
+    computed = pd.to_numeric(table_rows["value"], errors="coerce")
+    paper = pd.to_numeric(table_rows["paper"], errors="coerce")
+    table_rows["delta"] = (computed - paper).round(2)
+    missing = ~table_rows["model"].isin(run_models)
+    table_rows["value"] = table_rows["value"].astype(object)
+    table_rows.loc[missing, "value"] = NOT_CONFIGURED
+    order = {model: index for index, model in enumerate(
+        list(dict.fromkeys([*reference["model"], *ours["model"]])))}
+    table_rows["_order"] = table_rows["model"].map(order)
+    table_rows = table_rows.sort_values(["_order", "setting", "metric"], kind="stable")
+    return table_rows.drop(columns="_order").reset_index(drop=True)[
+        ["model", "setting", "metric", "n", "value", "paper_n", "paper", "delta"]]
