@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from reprobe.errors import ReprobeError
+from reprobe.numeracy import commands as numeracy_commands
 
 log = logging.getLogger("reprobe")
 
@@ -153,6 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     gather = add("gather", cmd_wikipedia_gather, wiki_commands)
     gather.add_argument("--output-dir", required=True, help="folder for the gathered tables")
     gather.add_argument("shard_dirs", nargs="+", help="shard folders, in order")
+
+    numeracy_commands.register(commands, add)
 
     table = commands.add_parser("table", help="write a results table")
     tables = table.add_subparsers(dest="table_command", required=True)

@@ -1,0 +1,1 @@
+"""Training corpora built from processed sources (plain text, one sentence per line)."""

@@ -1,0 +1,257 @@
+"""`reprobe numeracy …`: the steps of the numeracy workflow (Naik et al. 2019)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from reprobe.io import atomic_path
+
+FAMILY_NAMES = {"glove": "GloVe", "fasttext": "FastText", "word2vec": "Word2Vec"}
+
+
+def cmd_count(args: argparse.Namespace) -> None:
+    """Count a sentence shard's sentences and tokens, in all and with a numeral."""
+    from reprobe.corpora.numall import count_shard
+
+    count_shard(Path(args.sentences), Path(args.output))
+
+
+def cmd_select(args: argparse.Namespace) -> None:
+    """Write one shard's part of the Num and All corpora, given every shard's counts."""
+    from reprobe.corpora.numall import ShardPart, select_shard
+
+    part = ShardPart.in_folder(Path(args.output_dir))
+    select_shard(Path(args.sentences), part.num, part.all, part.stats,
+                 counts=[Path(c) for c in args.counts], shard_index=args.shard_index,
+                 seed=args.seed, max_sentences=args.max_sentences, lowercase=args.lowercase)
+
+
+def cmd_corpus(args: argparse.Namespace) -> None:
+    """Concatenate the shards' parts into the Num and All corpora."""
+    from reprobe.corpora.numall import ShardPart, concatenate_corpora
+
+    parts = [ShardPart.in_folder(Path(folder)) for folder in args.part_dirs]
+    concatenate_corpora(parts, Path(args.num), Path(args.all), Path(args.stats))
+
+
+def cmd_train(args: argparse.Namespace) -> None:
+    """Train word vectors of one family on one corpus (word2vec text format + vocabulary)."""
+    common = {"dim": args.dim, "window": args.window, "min_count": args.min_count,
+              "seed": args.seed}
+    corpus, output = Path(args.corpus), Path(args.output)
+    if args.family == "glove":
+        from reprobe.embeddings.glove import train_glove
+
+        train_glove(corpus, output, x_max=args.x_max, alpha=args.alpha, epochs=args.epochs,
+                    learning_rate=args.learning_rate, workers=args.threads, **common)
+    else:
+        from reprobe.embeddings import train
+
+        trainer = train.train_word2vec if args.family == "word2vec" else train.train_fasttext
+        trainer(corpus, output, epochs=args.epochs, workers=args.threads, **common)
+
+
+def cmd_vectors(args: argparse.Namespace) -> None:
+    """Convert vectors of any supported format to gensim's native format, memory-mappable."""
+    from reprobe.embeddings.load import load_vectors, save_native
+
+    save_native(load_vectors(Path(args.input), args.format), Path(args.output))
+
+
+def cmd_numerals(args: argparse.Namespace) -> None:
+    """List a model's numerals (token, value, system) and write its Table 1 row."""
+    from reprobe.embeddings.load import load_native
+    from reprobe.numeracy.numerals import numeral_counts, vocabulary_numerals
+
+    words = load_native(Path(args.vectors)).index_to_key
+    with atomic_path(args.output) as tmp:
+        vocabulary_numerals(words).to_csv(tmp, sep="\t", index=False)
+    counts = numeral_counts(words)
+    rows = []
+    for system in ("english", "arabic"):
+        share = 100.0 * counts[system] / counts["vocabulary"] if counts["vocabulary"] else 0.0
+        rows += [["numeracy", "table1", args.model, "", f"{system}_count", counts[system],
+                  counts["vocabulary"]],
+                 ["numeracy", "table1", args.model, "", f"{system}_share", round(share, 2),
+                  counts["vocabulary"]]]
+    _write_scores(rows, Path(args.scores))
+
+
+def cmd_tests(args: argparse.Namespace) -> None:
+    """Build magnitude or numeration tests over the numbers common to the given models."""
+    from reprobe.numeracy.probes import build_test_set
+
+    counts = build_test_set([Path(p) for p in args.numerals], args.kind, Path(args.output_dir))
+    print(json.dumps(counts))
+
+
+def cmd_probe(args: argparse.Namespace) -> None:
+    """Score one model on its test sets (and a random embedding of the same vocabulary)."""
+    from reprobe.embeddings.load import load_native
+    from reprobe.numeracy.probes import probe_rows
+
+    vectors = load_native(Path(args.vectors))
+    sets = {"mag": Path(args.mag), "num": Path(args.num)}
+    table = probe_rows(args.model, args.role, vectors, sets, dim=vectors.vector_size,
+                       seed=args.seed, with_random=args.role == "off_the_shelf")
+    _write_frame(table, Path(args.output))
+
+
+def cmd_random(args: argparse.Namespace) -> None:
+    """Score the random-embedding baseline on a role's shared test sets."""
+    from reprobe.numeracy.probes import random_rows
+
+    sets = {"mag": Path(args.mag), "num": Path(args.num) if args.num else Path(args.mag)}
+    _write_frame(random_rows(args.model, args.role, sets, dim=args.dim, seed=args.seed),
+                 Path(args.output))
+
+
+def cmd_knn(args: argparse.Namespace) -> None:
+    """R² of kNN regression of magnitude over the numbers common to every model (Table 6)."""
+    from reprobe.embeddings.load import load_native
+    from reprobe.numeracy.contrastive import common_numbers
+    from reprobe.numeracy.knn import knn_r2
+    from reprobe.numeracy.probes import numeral_maps, read_numerals
+
+    numbers = common_numbers([numeral_maps(read_numerals(Path(p)))[0] for p in args.numerals])
+    rows = []
+    for model, path in zip(args.models, args.vectors, strict=True):
+        r2 = knn_r2(load_native(Path(path)), numbers, k=args.k, target=args.target,
+                    seed=args.seed, test_size=args.test_size)
+        rows.append(["numeracy", "table6", model, "", "r2", round(r2, 4), len(numbers)])
+    _write_scores(rows, Path(args.output))
+
+
+def cmd_pmi(args: argparse.Namespace) -> None:
+    """Top nouns by PMI after primitive vs large numbers, in sentences with numbers (Table 5)."""
+    from reprobe.numeracy.pmi import pmi_table
+
+    pmi_table([Path(p) for p in args.sentences], Path(args.output), sample_size=args.sample,
+              seed=args.seed, lambdas=args.lambdas, smoothing=args.smoothing, top=args.top)
+
+
+def cmd_table(args: argparse.Namespace) -> None:
+    """Write one of the paper's tables beside the published numbers."""
+    from reprobe.tables.numeracy import write_numeracy_table
+
+    write_numeracy_table(args.table, [Path(p) for p in args.scores], Path(args.reference),
+                         Path(args.csv), Path(args.md))
+
+
+def _write_scores(rows: list[list], path: Path) -> None:
+    """Write long score rows."""
+    from reprobe.tables.compare import SCORE_COLUMNS
+
+    _write_frame(pd.DataFrame(rows, columns=SCORE_COLUMNS), path)
+
+
+def _write_frame(frame: pd.DataFrame, path: Path) -> None:
+    """Write a CSV atomically."""
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, index=False)
+
+
+def register(commands: argparse._SubParsersAction,
+             add: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add the `numeracy` command group to the CLI."""
+    group = commands.add_parser("numeracy", help="Naik et al. 2019: numeracy of embeddings")
+    sub = group.add_subparsers(dest="numeracy_command", required=True, metavar="STEP")
+
+    count = add("count", cmd_count, sub)
+    count.add_argument("--sentences", required=True, help="a sentences.parquet shard or text")
+    count.add_argument("--output", required=True, help="counts JSON")
+
+    select = add("select", cmd_select, sub)
+    select.add_argument("--sentences", required=True, help="the shard to select from")
+    select.add_argument("--shard-index", type=int, required=True, help="its place among shards")
+    select.add_argument("--counts", nargs="+", required=True, help="every shard's counts, in order")
+    select.add_argument("--seed", type=int, required=True, help="sampling seed")
+    select.add_argument("--max-sentences", type=int, default=None, help="cap on Num and All")
+    select.add_argument("--lowercase", action="store_true", help="lowercase the corpora")
+    select.add_argument("--output-dir", required=True, help="folder for num.txt, all.txt, stats")
+
+    corpus = add("corpus", cmd_corpus, sub)
+    corpus.add_argument("--num", required=True, help="the Num corpus to write")
+    corpus.add_argument("--all", required=True, help="the All corpus to write")
+    corpus.add_argument("--stats", required=True, help="their sizes, JSON")
+    corpus.add_argument("part_dirs", nargs="+", help="the shards' part folders, in order")
+
+    train = add("train", cmd_train, sub)
+    train.add_argument("--family", choices=sorted(FAMILY_NAMES), required=True)
+    train.add_argument("--corpus", required=True, help="one sentence a line, tokens spaced")
+    train.add_argument("--output", required=True, help="vectors, word2vec text format")
+    train.add_argument("--dim", type=int, default=100)
+    train.add_argument("--window", type=int, default=5)
+    train.add_argument("--min-count", type=int, default=5)
+    train.add_argument("--epochs", type=int, default=5)
+    train.add_argument("--x-max", type=float, default=100.0, help="GloVe weighting cut-off")
+    train.add_argument("--alpha", type=float, default=0.75, help="GloVe weighting exponent")
+    train.add_argument("--learning-rate", type=float, default=0.05, help="GloVe AdaGrad rate")
+    train.add_argument("--seed", type=int, required=True)
+    train.add_argument("--threads", type=int, default=1)
+
+    vectors = add("vectors", cmd_vectors, sub)
+    vectors.add_argument("--input", required=True, help="vectors file")
+    vectors.add_argument("--format", default="auto", help="glove_txt, word2vec_txt, …, auto")
+    vectors.add_argument("--output", required=True, help="gensim .kv to write")
+
+    numerals = add("numerals", cmd_numerals, sub)
+    numerals.add_argument("--vectors", required=True, help="gensim .kv")
+    numerals.add_argument("--model", required=True, help="model name in the tables")
+    numerals.add_argument("--output", required=True, help="numerals TSV")
+    numerals.add_argument("--scores", required=True, help="Table 1 score rows, CSV")
+
+    tests = add("tests", cmd_tests, sub)
+    tests.add_argument("--kind", choices=["mag", "num"], required=True)
+    tests.add_argument("--output-dir", required=True, help="folder for the test TSVs")
+    tests.add_argument("numerals", nargs="+", help="numerals TSVs of the models sharing the set")
+
+    probe = add("probe", cmd_probe, sub)
+    probe.add_argument("--vectors", required=True, help="gensim .kv")
+    probe.add_argument("--model", required=True)
+    probe.add_argument("--role", choices=["off_the_shelf", "retrained"], required=True)
+    probe.add_argument("--mag", required=True, help="magnitude test folder")
+    probe.add_argument("--num", required=True, help="numeration test folder")
+    probe.add_argument("--seed", type=int, required=True)
+    probe.add_argument("--output", required=True, help="score rows, CSV")
+
+    random = add("random", cmd_random, sub)
+    random.add_argument("--model", required=True, help="row name: Random or random")
+    random.add_argument("--role", choices=["off_the_shelf", "retrained"], required=True)
+    random.add_argument("--mag", required=True)
+    random.add_argument("--num", default=None)
+    random.add_argument("--dim", type=int, required=True)
+    random.add_argument("--seed", type=int, required=True)
+    random.add_argument("--output", required=True)
+
+    knn = add("knn", cmd_knn, sub)
+    knn.add_argument("--models", nargs="+", required=True)
+    knn.add_argument("--vectors", nargs="+", required=True, help="one .kv per model, in order")
+    knn.add_argument("--numerals", nargs="+", required=True, help="every model's numerals TSV")
+    knn.add_argument("--k", type=int, default=5)
+    knn.add_argument("--target", choices=["log", "raw"], default="log")
+    knn.add_argument("--test-size", type=float, default=0.2)
+    knn.add_argument("--seed", type=int, required=True)
+    knn.add_argument("--output", required=True)
+
+    pmi = add("pmi", cmd_pmi, sub)
+    pmi.add_argument("--sentences", nargs="+", required=True, help="corpora or shards")
+    pmi.add_argument("--sample", type=int, default=1_000_000)
+    pmi.add_argument("--lambdas", type=float, nargs="+", default=[500, 1000, 3000, 10000, 100000])
+    pmi.add_argument("--smoothing", type=float, default=100)
+    pmi.add_argument("--top", type=int, default=5)
+    pmi.add_argument("--seed", type=int, required=True)
+    pmi.add_argument("--output", required=True)
+
+    table = add("table", cmd_table, sub)
+    table.add_argument("--table", required=True, help="table1 … table9")
+    table.add_argument("--reference", required=True, help="the paper's numbers, CSV")
+    table.add_argument("--csv", required=True)
+    table.add_argument("--md", required=True)
+    table.add_argument("scores", nargs="*", help="score CSVs")
+

@@ -1,0 +1,56 @@
+"""The tables of Naik et al. (2019), computed, beside the published numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from reprobe.tables.compare import compare_with_reference, read_reference, read_scores
+from reprobe.tables.write import write_table
+
+TITLES = {
+    "table1": "Table 1: English and Arabic numerals in each model's vocabulary",
+    "table2": "Table 2: magnitude tests, off-the-shelf embeddings (cosine, % accuracy)",
+    "table3": "Table 3: numeration tests, off-the-shelf embeddings (cosine, % accuracy)",
+    "table4": "Table 4: magnitude and numeration tests, retrained embeddings (cosine)",
+    "table5": "Table 5: top nouns by PMI after primitive vs large numbers (Wikipedia)",
+    "table6": "Table 6: kNN regression of magnitude (R²)",
+    "table7": "Table 7: magnitude tests with Euclidean distance",
+    "table8": "Table 8: SC-NUM with Euclidean distance",
+    "table9": "Table 9: BC-NUM with Euclidean distance",
+}
+
+
+def pmi_comparison(computed: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
+    """Table 5: our top nouns per (λ, class, rank) beside the paper's Wikipedia column."""
+    paper = reference[reference["corpus"] == "Wiki"].copy()
+    paper["class"] = paper["class"].replace({"primitives": "primitive"})
+    ours = computed.copy()
+    ours["class"] = ours["class"].replace({"large": "large"})
+    paper["class"] = paper["class"].replace({"large": "large"})
+    merged = ours[["lambda", "class", "rank", "word", "pmi", "count"]].merge(
+        paper[["lambda", "class", "rank", "word"]].rename(columns={"word": "paper_word"}),
+        on=["lambda", "class", "rank"], how="outer")
+    paper_words = {(row["lambda"], row["class"]): set() for _, row in paper.iterrows()}
+    for _, row in paper.iterrows():
+        paper_words[(row["lambda"], row["class"])].add(str(row["word"]).lower())
+    merged["in_paper_top"] = [
+        str(word).lower() in paper_words.get((lam, cls), set())
+        for word, lam, cls in zip(merged["word"], merged["lambda"], merged["class"], strict=True)
+    ]
+    return merged.sort_values(["lambda", "class", "rank"]).reset_index(drop=True)
+
+
+def write_numeracy_table(
+    table: str, scores: list[Path], reference: Path, csv: Path, md: Path
+) -> None:
+    """Build one table from score files and the paper's numbers; write CSV and Markdown."""
+    if table == "table5":
+        computed = pd.concat([pd.read_csv(path) for path in scores], ignore_index=True)
+        published = pd.read_csv(reference)
+        frame = pmi_comparison(computed, published)
+    else:
+        frame = compare_with_reference(read_scores(scores), read_reference(reference, table),
+                                       table)
+    write_table(frame, csv, md, title=TITLES[table])
