@@ -26,8 +26,15 @@ include: "workflow/rules/wikipedia.smk"
 include: "workflow/rules/tables.smk"
 
 
+# A paper's stage is part of the run when the config has its section.
+if "numeracy" in config:
+
+    include: "workflow/rules/numeracy.smk"
+
+
 rule all:
     default_target: True
     input:
         ALL_SOURCES,
         TABLES,
+        NUMERACY_TABLES,

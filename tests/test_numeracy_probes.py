@@ -46,7 +46,11 @@ def test_off_the_shelf_scores_land_in_tables_2_3_7_8_9_with_random_rows(tmp_path
                       dim=3, seed=1, with_random=True)
     tables = set(rows["table"])
     assert tables == {"table2", "table3", "table7", "table8", "table9"}
-    assert set(rows["setting"]) == {"cosine", "euclidean", "cosine-random", "euclidean-random"}
+    assert set(rows["setting"]) == {"cosine", "euclidean", "cosine-random", "euclidean-random",
+                                    "random-choice"}
+    choice = rows[(rows["setting"] == "random-choice") & (rows["metric"] == "OVA-NUM")]
+    # Numeration OVA picks among the English numerals: 1/#tests.
+    assert choice["value"].iloc[0] == 100.0 / choice["n"].iloc[0]
     # Euclidean distance is the value difference here: every magnitude test passes.
     euclidean = rows[(rows["table"] == "table7") & (rows["setting"] == "euclidean")]
     assert list(euclidean["value"]) == [100.0, 100.0, 100.0]
@@ -59,8 +63,16 @@ def test_retrained_scores_land_in_table_4_and_random_rows_are_seeded(tmp_path):
     sets = {"mag": tmp_path / "mag", "num": tmp_path / "num"}
     rows = probe_rows("GloVe-Num", "retrained", magnitude_vectors({**ARABIC, **ENGLISH}), sets,
                       dim=3, seed=1, with_random=False)
-    assert set(rows["table"]) == {"table4"} and len(rows) == 6
+    assert set(rows["table"]) == {"table4"} and len(rows) == 8  # six kinds + two random-choice
     first = random_rows("random", "retrained", sets, dim=8, seed=7)
     again = random_rows("random", "retrained", sets, dim=8, seed=7)
     pd.testing.assert_frame_equal(first, again)
     assert set(first["model"]) == {"random"} and len(first) == 6
+
+
+def test_retrained_models_are_named_as_in_the_paper():
+    from reprobe.numeracy.models import retrained_models
+
+    assert retrained_models(["glove", "word2vec"]) == {
+        "GloVe-Num": ("glove", "num"), "GloVe-All": ("glove", "all"),
+        "Word2Vec-Num": ("word2vec", "num"), "Word2Vec-All": ("word2vec", "all")}

@@ -209,3 +209,24 @@ def test_url_sources_multistream_index_and_extraction_through_snakemake(tmp_path
     stats = dict(zip(table["statistic"], table["value"], strict=True))
     assert stats["articles"] == 29 and stats["redirects"] == 1 and stats["links"] == 29
     assert stats["sentences"] == 58 and stats["sentences_with_number"] == 58
+
+
+def test_default_run_builds_all_nine_numeracy_tables(default_run):
+    for n in range(1, 10):
+        table = pd.read_csv(default_run / f"results/tables/numeracy/table{n}.csv")
+        assert len(table) > 0, n
+    table4 = pd.read_csv(default_run / "results/tables/numeracy/table4.csv")
+    retrained = table4[table4["model"].isin(["GloVe-Num", "FastText-All", "Word2Vec-Num"])]
+    assert pd.to_numeric(retrained["value"], errors="coerce").notna().all()
+    table2 = pd.read_csv(default_run / "results/tables/numeracy/table2.csv")
+    assert (table2[table2["model"] == "GloVe-6B-50D"]["value"] == "NA (not configured)").all()
+    for kind in ("OVA", "SC", "BC"):
+        assert (default_run / f"results/numeracy/tests/retrained-mag/{kind}.tsv").is_file()
+
+
+def test_table4_needs_only_the_retrained_models(tmp_path):
+    result = snakemake(tmp_path, "results/tables/numeracy/table4.csv", "-n")
+    plan = result.stdout
+    assert "numeracy_train" in plan and "wildcards: model=GloVe-Num" in plan
+    assert "gensim-lee" not in plan and "gensim_lee" not in plan
+    assert "numeracy_pmi" not in plan and "numeracy_knn" not in plan

@@ -1,4 +1,5 @@
 # Shared helpers: the package on the path, the expanded sources, path builders.
+import re
 import shlex
 from pathlib import Path
 
@@ -19,6 +20,8 @@ shell.prefix(
     "${{PYTHONPATH:+:$PYTHONPATH}}; "
 )
 ENVS = Path(workflow.basedir) / "envs"
+# The papers' published numbers ship with the workflow, not with the working directory.
+REFERENCE = Path(workflow.basedir) / "config" / "reference"
 
 
 def raw_file(name):
@@ -37,6 +40,8 @@ def raw_target(name):
 
 
 ALL_SOURCES = [raw_target(name) for name in SOURCES]
+# Tables of the paper stages; a stage's rules file sets its list when the config enables it.
+NUMERACY_TABLES = []
 
 
 def fetch_input(wildcards):

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 
 from reprobe.io import atomic_path
+from reprobe.numeracy.models import FAMILY_NAMES
 
-FAMILY_NAMES = {"glove": "GloVe", "fasttext": "FastText", "word2vec": "Word2Vec"}
+log = logging.getLogger("reprobe.numeracy")
 
 
 def cmd_count(args: argparse.Namespace) -> None:
@@ -58,9 +60,9 @@ def cmd_train(args: argparse.Namespace) -> None:
 
 def cmd_vectors(args: argparse.Namespace) -> None:
     """Convert vectors of any supported format to gensim's native format, memory-mappable."""
-    from reprobe.embeddings.load import load_vectors, save_native
+    from reprobe.embeddings.load import load_vectors, plain_vectors, save_native
 
-    save_native(load_vectors(Path(args.input), args.format), Path(args.output))
+    save_native(plain_vectors(load_vectors(Path(args.input), args.format)), Path(args.output))
 
 
 def cmd_numerals(args: argparse.Namespace) -> None:
@@ -112,18 +114,28 @@ def cmd_random(args: argparse.Namespace) -> None:
 
 
 def cmd_knn(args: argparse.Namespace) -> None:
-    """R² of kNN regression of magnitude over the numbers common to every model (Table 6)."""
+    """R² of kNN regression of magnitude over a shared set of numbers (Table 6)."""
     from reprobe.embeddings.load import load_native
     from reprobe.numeracy.contrastive import common_numbers
     from reprobe.numeracy.knn import knn_r2
     from reprobe.numeracy.probes import numeral_maps, read_numerals
 
-    numbers = common_numbers([numeral_maps(read_numerals(Path(p)))[0] for p in args.numerals])
+    arabic = [numeral_maps(read_numerals(Path(p)))[0] for p in args.set_numerals]
+    numbers = common_numbers(arabic)
     rows = []
-    for model, path in zip(args.models, args.vectors, strict=True):
-        r2 = knn_r2(load_native(Path(path)), numbers, k=args.k, target=args.target,
-                    seed=args.seed, test_size=args.test_size)
-        rows.append(["numeracy", "table6", model, "", "r2", round(r2, 4), len(numbers)])
+    for model, vectors_path, numerals_path in zip(args.models, args.vectors, args.numerals,
+                                                  strict=True):
+        # Each model is scored on the numbers of the shared set it has (all of them in the
+        # paper: the retrained vocabularies hold every number common to the off-the-shelf ones).
+        own = numeral_maps(read_numerals(Path(numerals_path)))[0]
+        subset = {token: value for token, value in numbers.items() if token in own}
+        try:
+            r2 = round(knn_r2(load_native(Path(vectors_path)), subset, k=args.k,
+                              target=args.target, seed=args.seed, test_size=args.test_size), 4)
+        except ValueError as exc:
+            log.warning("%s: no kNN score: %s", model, exc)
+            r2 = float("nan")
+        rows.append(["numeracy", "table6", model, "", "r2", r2, len(subset)])
     _write_scores(rows, Path(args.output))
 
 
@@ -232,7 +244,9 @@ def register(commands: argparse._SubParsersAction,
     knn = add("knn", cmd_knn, sub)
     knn.add_argument("--models", nargs="+", required=True)
     knn.add_argument("--vectors", nargs="+", required=True, help="one .kv per model, in order")
-    knn.add_argument("--numerals", nargs="+", required=True, help="every model's numerals TSV")
+    knn.add_argument("--numerals", nargs="+", required=True, help="each model's numerals TSV")
+    knn.add_argument("--set-numerals", nargs="+", required=True,
+                     help="numerals TSVs of the models whose common numbers form the set")
     knn.add_argument("--k", type=int, default=5)
     knn.add_argument("--target", choices=["log", "raw"], default="log")
     knn.add_argument("--test-size", type=float, default=0.2)

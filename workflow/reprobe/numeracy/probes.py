@@ -26,7 +26,12 @@ from reprobe.numeracy.contrastive import (
     read_tests,
     write_tests,
 )
-from reprobe.numeracy.scoring import Vectors, random_vectors, score_tests
+from reprobe.numeracy.scoring import (
+    Vectors,
+    random_choice_accuracy,
+    random_vectors,
+    score_tests,
+)
 from reprobe.tables.compare import SCORE_COLUMNS
 
 PAPER = "numeracy"
@@ -80,6 +85,15 @@ def score_set(folder: Path, vectors: Vectors, metric: str) -> dict[str, tuple[fl
     }
 
 
+def ova_random_choice(folder: Path, set_role: str) -> float:
+    """Percent accuracy of picking x+ at random among an OVA test's candidates.
+
+    A magnitude test's candidates are the set's other numbers; a numeration test's are the
+    English numerals (so 1/#tests, as the note of the paper's Table 3 says)."""
+    candidates = len(read_tests(folder)[CANDIDATES])
+    return random_choice_accuracy("OVA", candidates - 1 if set_role == "mag" else candidates)
+
+
 def set_tokens(folder: Path) -> list[str]:
     """Every token a test set mentions (for a random embedding of the same vocabulary)."""
     tests = read_tests(folder)
@@ -113,6 +127,9 @@ def probe_rows(
         for kind, table in tables.items():
             accuracy, n = scores[kind]
             rows.append([PAPER, table, model, metric, f"{kind}-{suffix}", accuracy, n])
+            if kind == "OVA" and metric == "cosine":
+                rows.append([PAPER, table, model, "random-choice", f"OVA-{suffix}",
+                             ova_random_choice(folder, set_role), n])
             if with_random:
                 accuracy, n = random_scores[kind]
                 rows.append([PAPER, table, model, f"{metric}-random", f"{kind}-{suffix}",

@@ -15,6 +15,7 @@ import pandas as pd
 
 KEYS = ["model", "setting", "metric"]
 NOT_CONFIGURED = "NA (not configured)"
+NO_SCORE = "NA (too few numbers for a test)"
 SCORE_COLUMNS = ["paper", "table", "model", "setting", "metric", "value", "n"]
 
 
@@ -49,8 +50,12 @@ def compare_with_reference(
     paper = pd.to_numeric(table_rows["paper"], errors="coerce")
     table_rows["delta"] = (computed - paper).round(2)
     missing = ~table_rows["model"].isin(run_models)
-    table_rows["value"] = table_rows["value"].astype(object)
+    # Two decimals, as the papers print them.
+    table_rows["value"] = computed.round(2).astype(object).where(computed.notna(),
+                                                                   table_rows["value"])
     table_rows.loc[missing, "value"] = NOT_CONFIGURED
+    # A configured model without a score: its test set was empty or too small.
+    table_rows.loc[~missing & computed.isna(), "value"] = NO_SCORE
     order = {model: index for index, model in enumerate(
         list(dict.fromkeys([*reference["model"], *ours["model"]])))}
     table_rows["_order"] = table_rows["model"].map(order)

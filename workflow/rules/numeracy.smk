@@ -1,0 +1,346 @@
+# Numeracy in word embeddings (Naik et al. 2019): Num/All corpora from the Wikipedia shards,
+# retrained and off-the-shelf vectors, contrastive tests, kNN regression, PMI, Tables 1-9.
+
+
+include: "numeracy_common.smk"
+
+
+wildcard_constraints:
+    model="|".join(re.escape(name) for name in NUM_MODEL_NAMES) or "no-models",
+
+
+rule numeracy_count:
+    input:
+        lambda wildcards: CORPUS_PARTS[wildcards.part],
+    output:
+        f"{NUM_DATA}/counts/{{part}}.json",
+    log:
+        "logs/numeracy_count/{part}.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=60,
+    shell:
+        "python -m reprobe numeracy count --sentences {input} --output {output} 2> {log}"
+
+
+rule numeracy_select:
+    input:
+        sentences=lambda wildcards: CORPUS_PARTS[wildcards.part],
+        counts=expand(f"{NUM_DATA}/counts/{{part}}.json", part=CORPUS_PARTS),
+    output:
+        num=f"{NUM_DATA}/parts/{{part}}/num.txt",
+        all=f"{NUM_DATA}/parts/{{part}}/all.txt",
+        stats=f"{NUM_DATA}/parts/{{part}}/stats.json",
+    log:
+        "logs/numeracy_select/{part}.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=60,
+    params:
+        index=lambda wildcards: list(CORPUS_PARTS).index(wildcards.part),
+        folder=lambda wildcards, output: Path(output.stats).parent,
+        seed=config["seed"],
+        cap=(
+            f"--max-sentences {NUMERACY['max_sentences']}"
+            if NUMERACY["max_sentences"]
+            else ""
+        ),
+        lowercase="--lowercase" if NUMERACY["lowercase"] else "",
+    shell:
+        "python -m reprobe numeracy select --sentences {input.sentences} "
+        "--shard-index {params.index} --counts {input.counts} --seed {params.seed} "
+        "{params.cap} {params.lowercase} --output-dir {params.folder} 2> {log}"
+
+
+rule numeracy_corpus:
+    input:
+        expand(
+            f"{NUM_DATA}/parts/{{part}}/{{name}}",
+            part=CORPUS_PARTS,
+            name=["num.txt", "all.txt", "stats.json"],
+        ),
+    output:
+        num=f"{NUM_DATA}/corpus/num.txt",
+        all=f"{NUM_DATA}/corpus/all.txt",
+        stats=f"{NUM_DATA}/corpus/stats.json",
+    log:
+        "logs/numeracy_corpus.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=120,
+    params:
+        folders=[f"{NUM_DATA}/parts/{part}" for part in CORPUS_PARTS],
+    shell:
+        "python -m reprobe numeracy corpus --num {output.num} --all {output.all} "
+        "--stats {output.stats} {params.folders} 2> {log}"
+
+
+rule numeracy_train:
+    input:
+        lambda wildcards: f"{NUM_DATA}/corpus/{RETRAINED[wildcards.model][1]}.txt",
+    output:
+        f"{NUM_MODELS}/trained/{{model}}.txt",
+    log:
+        "logs/numeracy_train/{model}.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 8
+    resources:
+        mem_mb=8000,
+        runtime=720,
+    params:
+        family=lambda wildcards: RETRAINED[wildcards.model][0],
+        dim=NUMERACY["retrain"]["dim"],
+        window=NUMERACY["retrain"]["window"],
+        min_count=NUMERACY["retrain"]["min_count"],
+        epochs=lambda wildcards: (
+            NUMERACY["retrain"]["glove"]["epochs"]
+            if RETRAINED[wildcards.model][0] == "glove"
+            else NUMERACY["retrain"]["epochs"]
+        ),
+        x_max=NUMERACY["retrain"]["glove"]["x_max"],
+        alpha=NUMERACY["retrain"]["glove"]["alpha"],
+        learning_rate=NUMERACY["retrain"]["glove"]["learning_rate"],
+        seed=config["seed"],
+    shell:
+        "python -m reprobe numeracy train --family {params.family} --corpus {input} "
+        "--output {output} --dim {params.dim} --window {params.window} "
+        "--min-count {params.min_count} --epochs {params.epochs} --x-max {params.x_max} "
+        "--alpha {params.alpha} --learning-rate {params.learning_rate} "
+        "--seed {params.seed} --threads {threads} 2> {log}"
+
+
+rule numeracy_vectors:
+    input:
+        lambda wildcards: vectors_input(wildcards.model),
+    output:
+        kv=f"{NUM_MODELS}/{{model}}.kv",
+        npy=f"{NUM_MODELS}/{{model}}.kv.vectors.npy",
+    log:
+        "logs/numeracy_vectors/{model}.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=16000,
+        runtime=120,
+    params:
+        file=lambda wildcards: vectors_file(wildcards.model),
+        format=lambda wildcards: (
+            "word2vec_txt"
+            if wildcards.model in RETRAINED
+            else OFF_THE_SHELF[wildcards.model]["format"]
+        ),
+    shell:
+        "python -m reprobe numeracy vectors --input {params.file} --format {params.format} "
+        "--output {output.kv} 2> {log}"
+
+
+rule numeracy_numerals:
+    input:
+        native_vectors("{model}"),
+    output:
+        numerals=f"{NUM_RESULTS}/numerals/{{model}}.tsv",
+        scores=f"{NUM_RESULTS}/scores/table1/{{model}}.csv",
+    log:
+        "logs/numeracy_numerals/{model}.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    shell:
+        "python -m reprobe numeracy numerals --vectors {input} --model {wildcards.model} "
+        "--output {output.numerals} --scores {output.scores} 2> {log}"
+
+
+rule numeracy_shared_tests:
+    input:
+        lambda wildcards: numerals_of(
+            RETRAINED if wildcards.role == "retrained" else OFF_THE_SHELF
+        ),
+    output:
+        directory(f"{NUM_RESULTS}/tests/{{role}}-{{kind}}"),
+    log:
+        "logs/numeracy_tests/{role}-{kind}.log",
+    wildcard_constraints:
+        role="retrained|off_the_shelf",
+        kind="mag|num",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    shell:
+        "python -m reprobe numeracy tests --kind {wildcards.kind} --output-dir {output} "
+        "{input} 2> {log}"
+
+
+rule numeracy_model_tests:
+    input:
+        numerals_of(["{model}"]),
+    output:
+        directory(f"{NUM_RESULTS}/tests/num-{{model}}"),
+    log:
+        "logs/numeracy_tests/num-{model}.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    shell:
+        "python -m reprobe numeracy tests --kind num --output-dir {output} {input} 2> {log}"
+
+
+rule numeracy_probe:
+    input:
+        vectors=native_vectors("{model}"),
+        mag=lambda wildcards: test_sets_of(wildcards.model)["mag"],
+        num=lambda wildcards: test_sets_of(wildcards.model)["num"],
+    output:
+        f"{NUM_RESULTS}/scores/probes/{{model}}.csv",
+    log:
+        "logs/numeracy_probe/{model}.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    params:
+        role=lambda wildcards: (
+            "retrained" if wildcards.model in RETRAINED else "off_the_shelf"
+        ),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe numeracy probe --vectors {input.vectors} --model {wildcards.model} "
+        "--role {params.role} --mag {input.mag} --num {input.num} --seed {params.seed} "
+        "--output {output} 2> {log}"
+
+
+rule numeracy_random:
+    input:
+        mag=f"{NUM_RESULTS}/tests/{{role}}-mag",
+        # Off-the-shelf numeration tests are per model: the random rows there are in Table 3.
+        num=lambda wildcards: (
+            [f"{NUM_RESULTS}/tests/retrained-num"]
+            if wildcards.role == "retrained"
+            else []
+        ),
+    output:
+        f"{NUM_RESULTS}/scores/random/{{role}}.csv",
+    log:
+        "logs/numeracy_random/{role}.log",
+    wildcard_constraints:
+        role="retrained|off_the_shelf",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    params:
+        num=lambda wildcards, input: f"--num {input.num}" if input.num else "",
+        name=lambda wildcards: "random" if wildcards.role == "retrained" else "Random",
+        dim=lambda wildcards: (
+            NUMERACY["retrain"]["dim"] if wildcards.role == "retrained" else 300
+        ),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe numeracy random --model {params.name} --role {wildcards.role} "
+        "--mag {input.mag} {params.num} --dim {params.dim} --seed {params.seed} "
+        "--output {output} 2> {log}"
+
+
+rule numeracy_knn:
+    input:
+        vectors=[native_vectors(model) for model in NUM_MODEL_NAMES],
+        numerals=numerals_of(NUM_MODEL_NAMES),
+        # §5.2: the numbers common to the off-the-shelf models (the retrained ones if none).
+        set_numerals=numerals_of(OFF_THE_SHELF or RETRAINED),
+    output:
+        f"{NUM_RESULTS}/scores/knn.csv",
+    log:
+        "logs/numeracy_knn.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=16000,
+        runtime=120,
+    params:
+        models=NUM_MODEL_NAMES,
+        k=NUMERACY["knn"]["k"],
+        target=NUMERACY["knn"]["target"],
+        test_size=NUMERACY["knn"]["test_size"],
+        seed=config["seed"],
+    shell:
+        "python -m reprobe numeracy knn --models {params.models} --vectors {input.vectors} "
+        "--numerals {input.numerals} --set-numerals {input.set_numerals} "
+        "--k {params.k} --target {params.target} "
+        "--test-size {params.test_size} --seed {params.seed} --output {output} 2> {log}"
+
+
+rule numeracy_pmi:
+    input:
+        [CORPUS_PARTS[part] for part in CORPUS_PARTS],
+    output:
+        f"{NUM_RESULTS}/scores/pmi.csv",
+    log:
+        "logs/numeracy_pmi.log",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
+    params:
+        sample=NUMERACY["pmi"]["sentences"],
+        lambdas=NUMERACY["pmi"]["lambdas"],
+        smoothing=NUMERACY["pmi"]["smoothing"],
+        top=NUMERACY["pmi"]["top"],
+        seed=config["seed"],
+    shell:
+        "python -m reprobe numeracy pmi --sentences {input} --sample {params.sample} "
+        "--lambdas {params.lambdas} --smoothing {params.smoothing} --top {params.top} "
+        "--seed {params.seed} --output {output} 2> {log}"
+
+
+rule numeracy_table:
+    input:
+        scores=numeracy_table_scores,
+        reference=str(REFERENCE / "numeracy/table{n}.csv"),
+    output:
+        csv="results/tables/numeracy/table{n}.csv",
+        md="results/tables/numeracy/table{n}.md",
+    log:
+        "logs/numeracy_table/table{n}.log",
+    wildcard_constraints:
+        n="[1-9]",
+    conda:
+        ENVS / "core.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    shell:
+        "python -m reprobe numeracy table --table table{wildcards.n} "
+        "--reference {input.reference} --csv {output.csv} --md {output.md} "
+        "{input.scores} 2> {log}"
+
+
+rule numeracy:
+    input:
+        NUMERACY_TABLES,
