@@ -50,9 +50,9 @@ def compare_with_reference(
     paper = pd.to_numeric(table_rows["paper"], errors="coerce")
     table_rows["delta"] = (computed - paper).round(2)
     missing = ~table_rows["model"].isin(run_models)
-    # Two decimals, as the papers print them.
-    table_rows["value"] = computed.round(2).astype(object).where(computed.notna(),
-                                                                   table_rows["value"])
+    # Two decimals, as the papers print them; counts as integers.
+    rounded = computed.round(2).map(lambda v: int(v) if float(v).is_integer() else v)
+    table_rows["value"] = rounded.astype(object).where(computed.notna(), table_rows["value"])
     table_rows.loc[missing, "value"] = NOT_CONFIGURED
     # A configured model without a score: its test set was empty or too small.
     table_rows.loc[~missing & computed.isna(), "value"] = NO_SCORE
