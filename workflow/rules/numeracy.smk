@@ -255,7 +255,9 @@ rule numeracy_random:
         num=lambda wildcards, input: f"--num {input.num}" if input.num else "",
         name=lambda wildcards: "random" if wildcards.role == "retrained" else "Random",
         dim=lambda wildcards: (
-            NUMERACY["retrain"]["dim"] if wildcards.role == "retrained" else 300
+            NUMERACY["retrain"]["dim"]
+            if wildcards.role == "retrained"
+            else NUMERACY["random_dim"]
         ),
         seed=config["seed"],
     shell:

@@ -31,7 +31,6 @@ Sampling without holding the corpus in memory, in three streaming steps:
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
 import shutil
@@ -43,6 +42,7 @@ from typing import TextIO
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from reprobe.corpora.text import iter_token_lines
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, atomic_write_text
 from reprobe.numeracy.numerals import sentence_has_numeral
@@ -69,7 +69,7 @@ class ShardPart:
 def iter_sentences(source: Path) -> Iterator[tuple[list[str], str]]:
     """(tokens, line) for each non-empty sentence of a Parquet shard or a plain-text corpus."""
     source = Path(source)
-    reader = _parquet_token_lists if source.suffix == ".parquet" else _text_token_lists
+    reader = _parquet_token_lists if source.suffix == ".parquet" else iter_token_lines
     for tokens in reader(source):
         # Splitting the joined tokens again makes the line exactly what a whitespace reader sees.
         parts = " ".join(tokens).split()
@@ -93,17 +93,6 @@ def _parquet_token_lists(path: Path) -> Iterator[list[str]]:
                 raise InputFormatError(path, f"row {row}", "tokens is null or holds a null")
             yield tokens
             row += 1
-
-
-def _text_token_lists(path: Path) -> Iterator[list[str]]:
-    """Whitespace-separated tokens of each line of a UTF-8 text file (gzip if `.gz`)."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as lines:
-        for number, raw in enumerate(lines, start=1):
-            try:
-                yield raw.decode("utf-8").split()
-            except UnicodeDecodeError as exc:
-                raise InputFormatError(path, f"line {number}", f"not UTF-8 ({exc})") from exc
 
 
 def count_shard(source: Path, counts_out: Path) -> dict[str, int]:

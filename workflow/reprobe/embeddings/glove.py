@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +37,7 @@ import numpy as np
 import scipy.sparse as sp
 from gensim.models import KeyedVectors
 
+from reprobe.corpora.text import iter_token_lines
 from reprobe.embeddings.train import check_corpus, write_vectors
 from reprobe.errors import InputFormatError
 
@@ -48,28 +49,11 @@ GRADIENT_CLIP = 100.0  # the reference's grad_clip_value
 CHUNK_TOKENS = 2_000_000  # tokens counted per sparse chunk: bounds the transient memory
 
 
-def iter_sentences(corpus: Path, shard: tuple[int, int] = (0, 1)) -> Iterator[list[str]]:
-    """Yield the token lists of a corpus file's lines; with `shard=(i, n)` only lines ≡ i mod n."""
-    index, count = shard
-    if not 0 <= index < count:
-        raise ValueError(f"shard index {index} not in 0..{count - 1}")
-    with Path(corpus).open("rb") as handle:
-        for line_no, raw in enumerate(handle):
-            if line_no % count != index:
-                continue
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InputFormatError(corpus, f"line {line_no + 1}",
-                                       f"not UTF-8 at byte {error.start}") from None
-            yield line.split()
-
-
 def build_vocab(corpus: Path, min_count: int = 5) -> tuple[list[str], np.ndarray]:
     """Words occurring at least `min_count` times, by descending count then alphabetically."""
     check_corpus(corpus)
     counter: Counter[str] = Counter()
-    for tokens in iter_sentences(corpus):
+    for tokens in iter_token_lines(corpus):
         counter.update(tokens)
     # The reference's vocab_count breaks ties alphabetically too: the order is reproducible.
     kept = sorted(((w, c) for w, c in counter.items() if c >= min_count),
@@ -155,7 +139,7 @@ def count_cooccurrences(corpus: Path, vocab: Mapping[str, int] | Sequence[str], 
         tokens.clear()
         lengths.clear()
 
-    for sentence in iter_sentences(corpus, shard):
+    for sentence in iter_token_lines(corpus, shard):
         tokens.extend(sentence)
         lengths.append(len(sentence))
         if len(tokens) >= chunk_tokens:
