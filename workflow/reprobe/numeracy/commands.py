@@ -108,7 +108,7 @@ def cmd_random(args: argparse.Namespace) -> None:
     """Score the random-embedding baseline on a role's shared test sets."""
     from reprobe.numeracy.probes import random_rows
 
-    sets = {"mag": Path(args.mag), "num": Path(args.num) if args.num else Path(args.mag)}
+    sets = {"mag": Path(args.mag), **({"num": Path(args.num)} if args.num else {})}
     _write_frame(random_rows(args.model, args.role, sets, dim=args.dim, seed=args.seed),
                  Path(args.output))
 
