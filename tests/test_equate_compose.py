@@ -1,0 +1,111 @@
+"""Tests for the Q-REAS ILP composer (reprobe.equate.compose)."""
+
+from __future__ import annotations
+
+from reprobe.equate.compose import (
+    EQ,
+    OPERATORS,
+    SUBSET,
+    Expression,
+    Leaf,
+    Node,
+    Quantity,
+    QuantityLike,
+    compose,
+    ilp_feasible,
+)
+
+Q = Quantity.single
+
+
+def _equations(solutions: list[Expression]) -> list[str]:
+    """Rendered equations, for readable assertions."""
+    return [s.equation() for s in solutions]
+
+
+def test_finds_subtraction_from_awp_example():
+    premise = [Q(6048, "lambs"), Q(193, "lambs")]
+    solutions = compose(premise, Q(5855, "lambs"))
+    assert [s.render() for s in solutions] == ["6048 − 193"]
+    assert solutions[0].evaluate() == (5855.0, 5855.0)
+    assert solutions[0].postfix() == (0, 1, "-", "H", EQ)
+
+
+def test_finds_product_of_different_units():
+    # Table 5's one-type match: boxes × eggs may yield eggs.
+    solutions = compose([Q(3, "boxes"), Q(12, "eggs")], Q(36, "eggs"))
+    assert _equations(solutions) == ["3 × 12 = 36"]
+
+
+def test_division_keeps_the_left_operand_type():
+    assert _equations(compose([Q(36, "eggs"), Q(3, "boxes")], Q(12, "eggs"))) == ["36 ÷ 3 = 12"]
+    assert compose([Q(36, "eggs"), Q(3, "boxes")], Q(12, "boxes")) == []
+
+
+def test_rejects_unit_inconsistent_sum():
+    premise = [Q(5, "apples"), Q(3, "miles")]
+    for unit in ("apples", "miles", "things"):
+        assert compose(premise, Q(8, unit)) == []
+
+
+def test_rejects_trivial_operations():
+    # 7 × 1, 7 ÷ 1 and 7 + 0 are not justifications; only the direct comparison 7 = 7 remains.
+    assert _equations(compose([Q(7, "cats"), Q(1, "cats")], Q(7, "cats"))) == ["7 = 7"]
+    assert _equations(compose([Q(7, "cats"), Q(0, "cats")], Q(7, "cats"))) == ["7 = 7"]
+    assert compose([Q(1, "cats"), Q(7, "cats")], Q(7, "dogs")) == []
+
+
+def test_each_premise_quantity_used_once():
+    assert compose([Q(4, "pens")], Q(8, "pens")) == []
+    assert _equations(compose([Q(4, "pens"), Q(4, "pens")], Q(8, "pens"))) == ["4 + 4 = 8"]
+
+
+def test_depth_limit():
+    premise = [Q(2, "m"), Q(3, "m"), Q(4, "m")]
+    assert compose(premise, Q(9, "m"), max_depth=1) == []
+    assert "(2 + 3) + 4" in [s.render() for s in compose(premise, Q(9, "m"), max_depth=2)]
+
+
+def test_at_most_max_solutions_and_deterministic():
+    premise = [Q(v, "apples") for v in (5, 3, 2, 1, 4)]
+    first = compose(premise, Q(10, "apples"))
+    second = compose(list(premise), Q(10, "apples"))
+    assert len(first) == 50
+    assert _equations(first) == _equations(second)
+    assert len(compose(premise, Q(10, "apples"), max_solutions=3)) == 3
+    # Fewer leaves come first.
+    assert first[0].render() == "5 × 2"
+
+
+def test_no_solution_gives_empty_list():
+    assert compose([Q(2, "cats"), Q(3, "cats")], Q(100, "cats")) == []
+    assert compose([], Q(1, "cats")) == []
+
+
+def test_range_hypothesis_uses_subset():
+    solutions = compose([Q(1917, "soldiers")], Quantity(1862, 1938, "soldiers"))
+    assert [(s.comparator, s.render()) for s in solutions] == [(SUBSET, "1917")]
+
+
+def test_range_operators_take_ranges_only():
+    premise = [Quantity(20, 30, "people"), Quantity(25, 40, "people"), Q(5, "people")]
+    ops = [op for op in OPERATORS if op not in (EQ, SUBSET)]
+    solutions = compose(premise, Quantity(20, 30, "people"), operators=ops)
+    assert "[20, 30] ∩ [25, 40]" in [s.render() for s in solutions]
+    # Arithmetic on a range is not allowed.
+    assert compose(premise, Q(30, "people"), operators=ops) == []
+
+
+def test_ilp_rejects_what_the_tables_forbid():
+    premise = [Q(5, "apples"), Q(3, "miles")]
+    bad = Expression(Node("+", Leaf(0, premise[0]), Leaf(1, premise[1])), Q(8, "apples"), EQ)
+    good = Expression(Node("*", Leaf(0, premise[0]), Leaf(1, premise[1])), Q(15, "apples"), EQ)
+    assert not ilp_feasible(premise, bad)
+    assert ilp_feasible(premise, good)
+    deep = Expression(Node("+", Node("+", Leaf(0, premise[0]), Leaf(0, premise[0])),
+                           Leaf(0, premise[0])), Q(15, "apples"), EQ)
+    assert not ilp_feasible(premise, deep)  # premise 0 used three times
+
+
+def test_quantity_protocol():
+    assert isinstance(Q(1, "x"), QuantityLike)
