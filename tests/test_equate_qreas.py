@@ -1,0 +1,112 @@
+"""Tests for Q-REAS end to end (reprobe.equate.qreas) on hand-written pairs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reprobe.equate.compose import Quantity
+from reprobe.equate.pruner import load_word_list
+from reprobe.equate.qreas import (
+    Resources,
+    align,
+    evaluate,
+    infer_two_class,
+    predict,
+    side_quantities,
+    to_quantity,
+)
+from reprobe.equate.quantities import NumSet
+from reprobe.equate.reasoner import CONTRADICTION, ENTAILMENT, NEUTRAL, NON_ENTAILMENT
+from reprobe.equate.wordnet import load_wordnet
+
+SAMPLES = Path(__file__).resolve().parents[1] / "data/samples/equate"
+
+
+@pytest.fixture(scope="module")
+def res():
+    """Q-REAS resources from the samples."""
+    return Resources(load_wordnet(SAMPLES / "wordnet"), load_word_list(SAMPLES / "jobs.txt"),
+                     load_word_list(SAMPLES / "nationalities.txt"))
+
+
+def row(premise: str, hypothesis: str, label: str = ENTAILMENT) -> dict:
+    """A jsonl row without parses."""
+    return {"sentence1": premise, "sentence2": hypothesis, "gold_label": label}
+
+
+def test_adapter_and_alignment():
+    q = to_quantity(NumSet(value=(3.0, 5.0), unit="Apples", verb="buy"))
+    assert (q.low, q.high, q.unit, q.verb) == (3.0, 5.0, "apple", "buy")
+    assert to_quantity(NumSet(value=(1.0, 1.0), unit=None)).unit == ""
+    half = align(to_quantity(NumSet(value=(0.5, 0.5), unit="fraction")),
+                 Quantity.single(50, "percent"))
+    assert (half.low, half.unit) == (50.0, "percent")
+
+
+def test_direct_match_entails(res):
+    assert predict(row("He paid 20 dollars for the book.", "He paid 20 dollars."),
+                   resources=res) == ENTAILMENT
+
+
+def test_composition_entails(res):
+    pair = row("The army had 6048 soldiers and lost 193 soldiers in battle.",
+               "The army has 5855 soldiers.")
+    assert predict(pair, resources=res) == ENTAILMENT
+
+
+def test_composition_through_hypernym(res):
+    pair = row("The army had 6048 soldiers and lost 193 soldiers in battle.",
+               "The army has 5855 people.")
+    assert predict(pair, resources=res) == ENTAILMENT
+
+
+def test_job_to_person(res):
+    pair = row("Insurgents killed 7 U.S. soldiers.", "7 people were killed.")
+    assert predict(pair, resources=res) == ENTAILMENT
+
+
+def test_opposite_directions_contradict(res):
+    pair = row("Sales rose by 5 percent.", "Sales fell by 5 percent.")
+    assert predict(pair, resources=res) == CONTRADICTION
+    assert predict(pair, resources=res, two_class=True) == NON_ENTAILMENT
+
+
+def test_unjustified_or_incompatible_is_neutral(res):
+    assert predict(row("He paid 20 dollars for the book.", "He paid 30 dollars."),
+                   resources=res) == NEUTRAL
+    assert predict(row("She bought 3 apples.", "He paid 20 dollars."), resources=res) == NEUTRAL
+    assert predict(row("Four Iraqi policemen died.", "Four soldiers died."),
+                   resources=res) == NEUTRAL
+
+
+def test_released_parses_are_used(res):
+    pair = row("x", "y")  # the text is ignored when tokens and tags are present
+    pair.update({"sentence1_tokens": [["he", "paid", "20", "dollars", "."]],
+                 "sentence1_pos": [["PRP", "VBD", "CD", "NNS", "."]],
+                 "sentence2_tokens": [["he", "paid", "20", "dollars", "."]],
+                 "sentence2_pos": [["PRP", "VBD", "CD", "NNS", "."]]})
+    assert [(q.low, q.unit) for q in side_quantities(pair, "sentence1")] == [(20.0, "dollar")]
+    assert predict(pair, resources=res) == ENTAILMENT
+
+
+def test_two_class_inference():
+    assert infer_two_class([ENTAILMENT, NEUTRAL])  # RTE-Quant, NewsNLI
+    assert infer_two_class([ENTAILMENT, CONTRADICTION])  # AwpNLI
+    assert not infer_two_class([ENTAILMENT, NEUTRAL, CONTRADICTION])  # RedditNLI, Stress Test
+
+
+def test_evaluate(tmp_path, res):
+    rows = [row("He paid 20 dollars.", "He paid 20 dollars."),
+            row("He paid 20 dollars.", "He paid 30 dollars.", NEUTRAL),
+            row("He paid 20 dollars.", "He paid 30 dollars.")]
+    path = tmp_path / "set.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    accuracy, n, confusion = evaluate(path, resources=res)
+    assert (n, confusion[NON_ENTAILMENT, NON_ENTAILMENT], confusion[ENTAILMENT, NON_ENTAILMENT]) \
+        == (3, 1, 1)
+    assert accuracy == pytest.approx(2 / 3)
+    accuracy, n, confusion = evaluate(path, resources=res, two_class=False, limit=2)
+    assert (accuracy, n, confusion[NEUTRAL, NEUTRAL]) == (1.0, 2, 1)

@@ -1,0 +1,52 @@
+"""Tests for the candidate files and the recovery table against released pairs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from reprobe.equate.jsonl import Pair, write_pairs
+from reprobe.equate.recovery import normalise, read_candidates, recovery_table, write_candidates
+
+
+def test_normalise() -> None:
+    """Lowercase, whitespace collapsed and stripped."""
+    assert normalise("  The  Ferry\tcarried\n212 ") == "the ferry carried 212"
+
+
+def test_candidates_round_trip(tmp_path: Path) -> None:
+    """Candidates are written unlabelled in the released layout and read back."""
+    source = tmp_path / "src.txt"
+    source.write_text("x")
+    out = tmp_path / "c.jsonl"
+    card = write_candidates([Pair("A had 3 pears.", "A had three pears.", "")], out,
+                            genre="news", sources={"s": source}, parameters={})
+    row = json.loads(out.read_text())
+    assert row["gold_label"] == "" and row["annotator_labels"] == []
+    assert row["sentence2_tokens"] == [["a", "had", "three", "pears", "."]]
+    assert card["rows"] == 1 and card["labels"] == {}
+    assert list(read_candidates(out)) == [Pair("A had 3 pears.", "A had three pears.", "")]
+
+
+def test_recovery_counts(tmp_path: Path) -> None:
+    """Each released pair is exact, swapped, premise-only or missed; candidates are counted."""
+    source = tmp_path / "src.txt"
+    source.write_text("x")
+    candidates = [Pair("Lena bought 6 lamps.", "She bought 6 lamps.", ""),
+                  Pair("Oil fell to $50.", "Oil prices fell", ""),
+                  Pair("GDP grew 2%.", "Growth was 2%", ""),
+                  Pair("Nothing here 1.", "Or here 2.", "")]
+    released = [Pair("lena  bought 6 LAMPS.", "She bought 6 lamps.", "entailment"),
+                Pair("Oil prices fell", "Oil fell to $50.", "entailment"),
+                Pair("GDP grew 2%.", "Growth was 3%", "contradiction"),
+                Pair("Unseen 5.", "Unseen 6.", "neutral")]
+    write_candidates(candidates, tmp_path / "c.jsonl", genre="news", sources={"s": source},
+                     parameters={})
+    write_pairs(released, tmp_path / "r.jsonl", genre="news", sources={"s": source},
+                parameters={})
+    table = recovery_table(tmp_path / "c.jsonl", tmp_path / "r.jsonl")
+    assert {k: table[k] for k in ("released", "recovered_exact", "recovered_swapped",
+                                  "recovered_premise_only", "missed", "candidates")} == {
+        "released": 4, "recovered_exact": 1, "recovered_swapped": 1,
+        "recovered_premise_only": 1, "missed": 1, "candidates": 4}
+    assert table["exact_rate"] == 0.25 and table["any_rate"] == 0.75

@@ -1,0 +1,102 @@
+"""Tests for RedditNLI candidates built from Pushshift r/economics submissions."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import zstandard
+
+from reprobe.equate.newsnli import token_set
+from reprobe.equate.recovery import read_candidates
+from reprobe.equate.redditnli import (
+    SECONDS_PER_DAY,
+    Title,
+    build_redditnli_candidates,
+    has_meta,
+    read_submissions,
+    top_pairs,
+    usable_titles,
+    window_pairs,
+)
+from reprobe.errors import InputFormatError
+
+DUMP = Path(__file__).resolve().parents[1] / "data/samples/equate/reddit_economics.ndjson.zst"
+
+
+def _title(day: float, text: str, n: int = 0) -> Title:
+    """A title posted `day` days after the epoch."""
+    return Title(day * SECONDS_PER_DAY, f"t{n}", text, token_set(text))
+
+
+@pytest.mark.parametrize(("title", "meta"), [
+    ("[Meta] Should we ban 10 more news sites?", True),
+    ("AMA: I studied 30 years of central bank policy", True),
+    ("Weekly discussion thread: 5 questions about inflation", True),
+    ("Check out r/finance for 3 more charts", True),
+    ("Mod post: 2 new rules for submissions", True),
+    ("Drama at the Fed as rates rise 0.25 percent", False),
+    ("Oil prices fall below 50 dollars a barrel", False),
+])
+def test_meta_markers(title: str, meta: bool) -> None:
+    """Meta-forum markers are matched as words or tags, not inside other words ("drama")."""
+    assert has_meta(title) is meta
+
+
+def test_titles_filtered_from_sample() -> None:
+    """Case-insensitive subreddit, meta and quantity filters, reposts dropped, time-sorted."""
+    stats: Counter[str] = Counter()
+    titles = usable_titles([DUMP], "economics", stats)
+    assert (stats["submissions"], stats["meta"], stats["without_quantity"], stats["reposts"],
+            stats["titles"]) == (38, 5, 4, 1, 28)
+    assert "Oil prices fall below 50 dollars a barrel" in {t.text for t in titles}  # ECONOMICS
+    assert [t.created for t in titles] == sorted(t.created for t in titles)
+
+
+def test_three_day_window() -> None:
+    """Only titles at most three days apart (inclusive) are paired, earlier title first."""
+    titles = [_title(0, "a", 0), _title(2.5, "b", 1), _title(3.0, "c", 2), _title(6.0, "d", 3)]
+    pairs = {(a.text, b.text) for a, b in window_pairs(titles, 3 * SECONDS_PER_DAY)}
+    assert pairs == {("a", "b"), ("a", "c"), ("b", "c"), ("c", "d")}
+
+
+def test_top_n_by_jaccard() -> None:
+    """The best `top` pairs by Jaccard, best first; disjoint pairs are never kept."""
+    titles = [_title(0, "gdp grew 2 percent", 0), _title(0.1, "gdp grew 3 percent", 1),
+              _title(0.2, "oil fell 2 percent", 2), _title(0.3, "cats", 3)]
+    best = top_pairs(window_pairs(titles, SECONDS_PER_DAY), 2)
+    assert [(a.text, b.text) for _, a, b in best] == [
+        ("gdp grew 2 percent", "gdp grew 3 percent"), ("gdp grew 2 percent", "oil fell 2 percent")]
+    assert len(top_pairs(window_pairs(titles, SECONDS_PER_DAY), 100)) == 3  # "cats" shares none
+
+
+def test_build_from_sample(tmp_path: Path) -> None:
+    """Top-N candidates from the sample; similar titles four days apart are not paired."""
+    out = tmp_path / "reddit.jsonl"
+    stats = build_redditnli_candidates([DUMP], out, top=10)
+    pairs = [(p.sentence1, p.sentence2) for p in read_candidates(out)]
+    assert stats["kept"] == len(pairs) == 10
+    assert pairs[0] == ("US unemployment rate falls to 5.6 percent",
+                        "Unemployment rate drops to 5.6 percent as hiring picks up")
+    assert not any("household debt" in a.lower() and "household debt" in b.lower()
+                   for a, b in pairs)
+    assert build_redditnli_candidates([DUMP], tmp_path / "all.jsonl")["kept"] < 300
+
+
+def test_plain_ndjson_and_malformed_line(tmp_path: Path) -> None:
+    """Plain NDJSON is read too; a malformed line is named in the error."""
+    text = zstandard.ZstdDecompressor().decompress(DUMP.read_bytes(), max_output_size=1 << 20)
+    plain = tmp_path / "dump.ndjson"
+    plain.write_bytes(text)
+    assert sum(1 for _ in read_submissions(plain)) == 40
+    lines = text.decode().splitlines()
+    lines.insert(6, '{"subreddit": "economics", "title": ')
+    plain.write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputFormatError, match=r"dump\.ndjson: line 7: not JSON"):
+        build_redditnli_candidates([plain], tmp_path / "x.jsonl")
+    bad = tmp_path / "bad.ndjson"
+    bad.write_text(json.dumps({"subreddit": "Economics", "title": "x 5", "id": "a"}) + "\n")
+    with pytest.raises(InputFormatError, match="line 1: expected a numeric 'created_utc'"):
+        build_redditnli_candidates([bad], tmp_path / "y.jsonl")

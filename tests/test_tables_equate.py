@@ -1,0 +1,132 @@
+"""Tests for EQUATE Table 6 and the §5.1 perturbation table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from reprobe.tables.compare import NOT_CONFIGURED, read_reference
+from reprobe.tables.equate import (
+    SETS,
+    canonical_set,
+    perturbation_table,
+    table6,
+    write_table6,
+)
+
+REFERENCE = Path(__file__).resolve().parents[1] / "config/reference/equate"
+# Accuracies in Table 6's CoNLL column order: RTE-Q, NewsNLI, RedditNLI, NR ST, AWPNLI.
+HAND = {
+    "MAJ": [60.0, 50.0, 40.0, 30.0, 50.0],
+    "GPT": [70.0, 65.0, 40.0, 40.0, 45.0],
+    "CBOW": [55.0, 50.0, 45.0, 33.0, None],
+}
+SPELLINGS = ["rte_quant", "NewsNLI", "redditnli", "Stress Test", "AwpNLI"]
+
+
+def _scores(accuracies: dict[str, list[float | None]]) -> pd.DataFrame:
+    """Hand-made Table 6 score rows, with the probes' spellings of the set names."""
+    rows = [{"paper": "equate", "table": "table6", "model": model, "setting": "",
+             "metric": name, "value": value, "n": 100}
+            for model, values in accuracies.items()
+            for name, value in zip(SPELLINGS, values, strict=True) if value is not None]
+    return pd.DataFrame(rows)
+
+
+def _values(table: pd.DataFrame, model: str) -> dict[str, object]:
+    """metric -> value of one model's rows."""
+    rows = table[table["model"] == model]
+    return dict(zip(rows["metric"], rows["value"], strict=True))
+
+
+@pytest.fixture(scope="module")
+def conll() -> pd.DataFrame:
+    """Table 6 of hand-made scores against the CoNLL numbers."""
+    reference = read_reference(REFERENCE / "table6_conll.csv", "table6")
+    return table6(_scores(HAND), reference)
+
+
+def test_set_names_are_canonical() -> None:
+    """Probe and paper spellings of the test sets map to the CoNLL column names."""
+    assert [canonical_set(s) for s in SPELLINGS] == list(SETS)
+    assert canonical_set("NR ST. Δ") == "NR ST Δ"
+    assert canonical_set("accuracy") == "accuracy"
+
+
+def test_delta_over_majority(conll: pd.DataFrame) -> None:
+    """Δ is the model's accuracy minus MAJ's on the same set; MAJ's own Δ is 0."""
+    gpt = _values(conll, "GPT")
+    assert gpt["RTE-Q Δ"] == 10 and gpt["NewsNLI Δ"] == 15 and gpt["AWPNLI Δ"] == -5
+    assert all(_values(conll, "MAJ")[f"{s} Δ"] == 0 for s in SETS)
+
+
+def test_averages(conll: pd.DataFrame) -> None:
+    """Averages of accuracies and of Δs over the natural, synthetic and all five sets."""
+    gpt = _values(conll, "GPT")
+    assert gpt["Nat.Avg."] == 58.33 and gpt["Nat.Avg. Δ"] == 8.33
+    assert gpt["Synth.Avg."] == 42.5 and gpt["Synth.Avg. Δ"] == 2.5
+    assert gpt["All Avg."] == 52 and gpt["All Avg. Δ"] == 6
+    # The Δ average is the accuracy average minus MAJ's.
+    assert _values(conll, "MAJ")["All Avg."] == 46
+
+
+def test_paper_values_and_delta_to_paper(conll: pd.DataFrame) -> None:
+    """Each computed cell sits beside the CoNLL number, with the difference."""
+    row = conll[(conll["model"] == "GPT") & (conll["metric"] == "All Avg. Δ")].iloc[0]
+    assert row["paper"] == 5.8 and row["delta"] == pytest.approx(0.2)
+    assert set(conll["setting"]) == {"conll"}
+
+
+def test_missing_set_and_unrun_models_are_explicit(conll: pd.DataFrame) -> None:
+    """A set not scored and averages over it say why; models not run are not configured."""
+    cbow = _values(conll, "CBOW")
+    assert cbow["AWPNLI"] == "NA (not scored)"
+    assert cbow["Synth.Avg. Δ"] == "NA (not scored: AWPNLI)"
+    assert cbow["Nat.Avg. Δ"] == pytest.approx(-0.0 + (-5 + 0 + 5) / 3)
+    assert set(_values(conll, "BERT").values()) == {NOT_CONFIGURED}
+    assert set(_values(conll, "Q-REAS").values()) == {NOT_CONFIGURED}
+    models = list(dict.fromkeys(conll["model"]))
+    assert models[0] == "MAJ" and models.index("GPT") < models.index("BERT")
+
+
+def test_without_majority_deltas_say_so() -> None:
+    """Without MAJ's scores no Δ can be computed, and the rows say so."""
+    reference = read_reference(REFERENCE / "table6_conll.csv", "table6")
+    gpt = _values(table6(_scores({"GPT": HAND["GPT"]}), reference), "GPT")
+    assert gpt["RTE-Q"] == 70 and gpt["RTE-Q Δ"] == "NA (MAJ not scored)"
+    assert gpt["All Avg."] == 52 and gpt["All Avg. Δ"] == "NA (MAJ not scored)"
+
+
+def test_arxiv_names_join(tmp_path: Path) -> None:
+    """arXiv row names (OpenAI, IS) join to the same models; its Avg. is of accuracies."""
+    scores = _scores({"MAJ": HAND["MAJ"], "OpenAI": HAND["GPT"]})
+    reference = read_reference(REFERENCE / "table6_arxiv.csv", "table6")
+    table = table6(scores, reference)
+    gpt = table[(table["model"] == "GPT") & (table["metric"] == "All Avg.")].iloc[0]
+    assert gpt["value"] == 52 and gpt["paper"] == 56.4
+    assert "InferSent" in set(table["model"]) and "IS" not in set(table["model"])
+    path = tmp_path / "scores.csv"
+    scores.to_csv(path, index=False)
+    write_table6([path], REFERENCE / "table6_arxiv.csv", tmp_path / "t6.csv", tmp_path / "t6.md")
+    assert (tmp_path / "t6.md").read_text().startswith("# Table 6")
+
+
+def test_perturbation_table() -> None:
+    """Unperturbed and perturbed accuracy per model, their change, beside §5.1's numbers."""
+    scores = pd.DataFrame([
+        {"paper": "equate", "table": "s5.1", "model": model, "setting": "", "metric": metric,
+         "value": value, "n": 218}
+        for model, metric, value in [("GPT", "unperturbed", 70.0), ("GPT", "perturbed", 50.0),
+                                     ("CBOW", "unperturbed", 60.0), ("CBOW", "perturbed", 55.0)]])
+    reference = read_reference(REFERENCE / "table6_conll.csv", "s5.1")
+    table = perturbation_table(scores, reference)
+    gpt = _values(table, "GPT")
+    assert gpt["unperturbed"] == 70 and gpt["perturbed"] == 50
+    assert gpt["perturbed − unperturbed"] == -20
+    assert gpt["neutral share of perturbed errors"] == "NA (not scored)"
+    assert _values(table, "CBOW")["perturbed − unperturbed"] == -5
+    assert set(_values(table, "Q-REAS").values()) == {NOT_CONFIGURED}
+    plain = perturbation_table(scores)
+    assert len(plain) == 6 and plain["paper"].isna().all()

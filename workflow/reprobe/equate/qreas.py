@@ -1,0 +1,170 @@
+"""Q-REAS end to end (EQUATE §4.2): quantities → pruner → composer → global reasoner → label.
+
+For each side of a pair the quantities are parsed into NUMSETs (`reprobe.equate.quantities`; from
+the released CoreNLP tokens, tags and arcs when the row carries them, else from the raw text),
+adapted to compose's `Quantity`, pruned with the §4.2.3 heuristics (`reprobe.equate.pruner`),
+composed into justifying equations (`reprobe.equate.compose`, depth 3, at most 50 solutions, the
+paper's arithmetic and range operators) and labelled by Algorithm 1 (`reprobe.equate.reasoner`).
+
+Interpretations where §4.2 leaves room:
+- Ordinal NUMSETs ("the 3rd") are not quantities to justify and are dropped.
+- Quantities compatible with a hypothesis quantity are composed in the hypothesis's unit (its
+  compatible units count as one type), and percentages are converted to fractions (or back) to
+  match the hypothesis, so "6048 soldiers … 193 soldiers" justifies "5855 troops" when soldier
+  and troops are compatible, and "half" matches "50 percent".
+- MaxSimilarityClass (footnote 23: a class from the unit match) is contradiction when the two
+  quantities move in opposite directions (flux, or an increase vs a decrease verb), otherwise
+  entailment; ValueMatch is interval containment (the reasoner's default). Only quantities of
+  class entailment are composed: otherwise the one-quantity equation `p = H` (lines 20–23) would
+  overwrite every contradiction that Algorithm 1 finds.
+- Two-class sets (RTE-Quant, NewsNLI: entailment/neutral; AwpNLI: entailment/contradiction) fold
+  neutral and contradiction into `non-entailment`, gold and predicted alike; RedditNLI and the
+  Stress Test are three-class. `evaluate` infers this from the gold labels unless told.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from reprobe.equate import compose as composer
+from reprobe.equate.compose import Quantity
+from reprobe.equate.jsonl import read_pairs
+from reprobe.equate.pruner import WordNetLike, compatible, normalise
+from reprobe.equate.quantities import NumSet, equate_parses, parse_quantities
+from reprobe.equate.reasoner import (
+    CONTRADICTION,
+    ENTAILMENT,
+    NEUTRAL,
+    NON_ENTAILMENT,
+    interval_match,
+    reason,
+)
+
+# The paper's operator set without the comparators (= and ⊆ are added by compose).
+PAPER_OPERATORS = tuple(op for op in composer.OPERATORS if op not in composer.COMPARATORS)
+INCREASE_VERBS = frozenset({"increase", "rise", "grow", "climb", "jump", "gain", "soar", "raise",
+                            "boost", "add", "win", "earn", "expand"})
+DECREASE_VERBS = frozenset({"decrease", "fall", "drop", "decline", "cut", "reduce", "lower",
+                            "plunge", "slip", "lose", "shrink", "sink", "slump", "spend"})
+
+
+@dataclass(frozen=True)
+class Mention(Quantity):
+    """A compose `Quantity` that keeps the NUMSET fields the reasoner looks at."""
+
+    verb: str | None = None
+    flux: str | None = None
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What Q-REAS reads besides the pair: WordNet, the word lists, composition limits."""
+
+    wordnet: WordNetLike | None
+    jobs: frozenset[str] = frozenset()
+    nationalities: frozenset[str] = frozenset()
+    max_depth: int = 3
+    max_solutions: int = 50
+    operators: tuple[str, ...] = PAPER_OPERATORS
+
+
+def to_quantity(numset: NumSet) -> Mention:
+    """Adapt a NUMSET to compose's quantity protocol (unit normalised, "" when missing)."""
+    low, high = numset.value
+    return Mention(float(low), float(high), normalise(numset.unit), numset.entity,
+                   numset.verb, numset.flux)
+
+
+def side_quantities(row: dict[str, Any], side: str) -> list[Mention]:
+    """Quantities of one side of a jsonl row, from its CoreNLP parses when it has them."""
+    if row.get(f"{side}_pos") and row.get(f"{side}_tokens"):
+        numsets = [q for parse in equate_parses(row, side)
+                   for q in parse_quantities(list(parse.tokens), parse)]
+    else:
+        numsets = parse_quantities(str(row[side]))
+    return [to_quantity(q) for q in numsets if not q.ordinal]
+
+
+def align(premise_q: Mention, hypothesis_q: Quantity) -> Mention:
+    """A premise quantity in the hypothesis's unit (percent ↔ fraction values converted)."""
+    low, high = premise_q.low, premise_q.high
+    if premise_q.unit == "fraction" and hypothesis_q.unit == "percent":
+        low, high = low * 100, high * 100
+    elif premise_q.unit == "percent" and hypothesis_q.unit == "fraction":
+        low, high = low / 100, high / 100
+    return replace(premise_q, low=low, high=high, unit=hypothesis_q.unit)
+
+
+def direction(q: Any) -> int:
+    """+1 for an increase, −1 for a decrease, 0 when the quantity does not say."""
+    flux = (getattr(q, "flux", None) or "").lower()
+    verb = (getattr(q, "verb", None) or "").lower()
+    if flux.startswith("increase") or verb in INCREASE_VERBS:
+        return 1
+    if flux.startswith("decrease") or verb in DECREASE_VERBS:
+        return -1
+    return 0
+
+
+def similarity_class(premise_q: Any, hypothesis_q: Any) -> str:
+    """MaxSimilarityClass: contradiction for opposite directions, else entailment."""
+    return CONTRADICTION if direction(premise_q) * direction(hypothesis_q) < 0 else ENTAILMENT
+
+
+def label_quantities(premise: Sequence[Mention], hypothesis: Sequence[Mention], *,
+                     resources: Resources, two_class: bool = False) -> str:
+    """Algorithm 1 over parsed quantities, with the pruner and the composer plugged in."""
+
+    def is_compatible(p: Any, h: Any) -> bool:
+        return compatible(p, h, wordnet=resources.wordnet, jobs=resources.jobs,
+                          nationalities=resources.nationalities)
+
+    def value_match(p: Mention, h: Mention) -> bool:
+        return interval_match(align(p, h), h)
+
+    def compose(jh: list[Mention], qh: Mention) -> list[composer.Expression]:
+        support = [align(p, qh) for p in jh if similarity_class(p, qh) == ENTAILMENT]
+        if not support:
+            return []
+        return composer.compose(support, qh, max_depth=resources.max_depth,
+                                max_solutions=resources.max_solutions,
+                                operators=resources.operators)
+
+    return reason(premise, hypothesis, compatible=is_compatible, compose=compose,
+                  two_class=two_class, similarity_class=similarity_class,
+                  value_match=value_match)
+
+
+def predict(row: dict[str, Any], *, resources: Resources, two_class: bool = False) -> str:
+    """The Q-REAS label of one jsonl row (sentence1 = premise, sentence2 = hypothesis)."""
+    return label_quantities(side_quantities(row, "sentence1"), side_quantities(row, "sentence2"),
+                            resources=resources, two_class=two_class)
+
+
+def fold(label: str, two_class: bool) -> str:
+    """A gold label in the scheme used for scoring."""
+    return NON_ENTAILMENT if two_class and label != ENTAILMENT else label
+
+
+def infer_two_class(labels: Sequence[str]) -> bool:
+    """Two-class unless the gold labels use both neutral and contradiction."""
+    return not {NEUTRAL, CONTRADICTION} <= set(labels)
+
+
+def evaluate(jsonl_path: Path, *, resources: Resources, two_class: bool | None = None,
+             limit: int | None = None) -> tuple[float, int, Counter[tuple[str, str]]]:
+    """Accuracy, number of pairs and (gold, predicted) counts of Q-REAS on a jsonl set."""
+    rows = list(read_pairs(Path(jsonl_path)))[:limit]
+    if two_class is None:
+        two_class = infer_two_class([row["gold_label"] for row in rows])
+    confusion: Counter[tuple[str, str]] = Counter()
+    for row in rows:
+        predicted = predict(row, resources=resources, two_class=two_class)
+        confusion[fold(row["gold_label"], two_class), predicted] += 1
+    n = sum(confusion.values())
+    correct = sum(count for (gold, pred), count in confusion.items() if gold == pred)
+    return (correct / n if n else 0.0), n, confusion

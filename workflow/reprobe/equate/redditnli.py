@@ -1,0 +1,205 @@
+"""RedditNLI candidates (Ravichander et al. 2019, §3.4) from r/economics submission titles.
+
+Input: Pushshift submission dumps, NDJSON, zstd-compressed (`.zst`, detected by its magic bytes;
+Pushshift needs a 2 GiB decoder window) or plain. Only `subreddit`, `title`, `created_utc` and
+`id` are read; `subreddit` is compared case-insensitively.
+
+Rules, in order:
+1. A title is used when it is from r/economics, has a quantity (`parse_quantities` finds a
+   NUMSET; titles without a digit or number word are dropped before tagging, for speed), and has
+   no meta-forum marker (`META_MARKERS`, matched case-insensitively as whole words or bracketed
+   tags): "[meta]", "meta:", "[mod]", "mod post", "moderator(s)", "r/" or "u/" links, "AMA", "ask
+   me anything", "discussion thread", "megathread", "daily/weekly/monthly thread|discussion",
+   "subreddit", "upvote", "downvote", "karma", "x-post"/"crosspost".
+2. Reposts: a title equal to an earlier one after normalisation (lowercase, whitespace
+   collapsed) is dropped, since a pair of identical titles tests nothing.
+3. Titles are sorted by `created_utc` (then id) and a sliding window pairs each title with every
+   later one posted at most `days` days after it; the earlier title is the premise. Never all
+   pairs of the corpus: the cost is titles x titles-per-window.
+4. The paper groups titles by Jaccard similarity and takes the best 300 pairs; we rank
+   the window pairs by Jaccard similarity of lowercased token sets (as NewsNLI) and keep the
+   `top` best with a bounded heap (ties go to the earlier pair). Pairs with no shared token are
+   never kept. Output order is best first.
+
+Memory: the kept titles (filtered, deduplicated; a small share of any month) and the heap.
+Not rebuilt: the experts' removal of nonsensical titles (300 -> 250) and their labels.
+"""
+
+from __future__ import annotations
+
+import heapq
+import io
+import json
+import logging
+import re
+from collections import Counter, deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import zstandard
+
+from reprobe.equate.jsonl import Pair
+from reprobe.equate.newsnli import jaccard, token_set
+from reprobe.equate.quantities import parse_quantities
+from reprobe.equate.recovery import UNLABELLED, normalise, write_candidates
+from reprobe.errors import InputFormatError
+from reprobe.numeracy.numerals import NUMBER_WORDS
+
+log = logging.getLogger(__name__)
+
+GENRE = "reddit"
+SUBREDDIT = "economics"
+SECONDS_PER_DAY = 86_400
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+MAX_WINDOW = 2**31  # Pushshift compressed with --long=31; the default decoder limit refuses it
+META_MARKERS = (
+    r"\[meta\]", r"\bmeta\s*:", r"\[mod\]", r"\bmod post\b", r"\bmoderators?\b",
+    r"(?<![\w/])/?r/\w", r"(?<![\w/])/?u/\w", r"\bama\b", r"\bask me anything\b",
+    r"\bdiscussion thread\b", r"\bmegathread\b",
+    r"\b(?:daily|weekly|monthly) (?:thread|discussion)\b", r"\bsubreddit\b", r"\bupvotes?\b",
+    r"\bdownvotes?\b", r"\bkarma\b", r"\bx-?post(?:ed)?\b", r"\bcross-?post(?:ed)?\b",
+)
+_META = re.compile("|".join(META_MARKERS), re.IGNORECASE)
+_NUMBER_HINT = re.compile(
+    r"\d|\b(?:" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+    + r"|half|third|quarter|twice|dozens?|hundreds|thousands|millions|billions)\b",
+    re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Title:
+    """A usable submission title: when it was posted, its id, text and token set."""
+
+    created: float
+    id: str
+    text: str
+    tokens: frozenset[str]
+
+
+def has_meta(title: str) -> bool:
+    """Whether a title carries a meta-forum marker (`META_MARKERS`)."""
+    return _META.search(title) is not None
+
+
+def has_quantity(title: str) -> bool:
+    """Whether the quantity parser finds a NUMSET (cheap number check first)."""
+    return _NUMBER_HINT.search(title) is not None and bool(parse_quantities(title))
+
+
+def _open_lines(path: Path) -> Iterator[bytes]:
+    """Stream the byte lines of a plain or zstd-compressed file."""
+    with Path(path).open("rb") as raw:
+        if raw.read(4) == ZSTD_MAGIC:
+            raw.seek(0)
+            reader = zstandard.ZstdDecompressor(max_window_size=MAX_WINDOW).stream_reader(
+                raw, read_across_frames=True)
+            stream: IO[bytes] = io.BufferedReader(reader)  # type: ignore[arg-type]
+        else:
+            raw.seek(0)
+            stream = raw
+        yield from stream
+
+
+def read_submissions(path: Path) -> Iterator[dict[str, Any]]:
+    """Stream the JSON objects of a Pushshift NDJSON dump, naming the line of a bad record."""
+    for n, line in enumerate(_open_lines(path), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as error:  # JSONDecodeError and UnicodeDecodeError
+            raise InputFormatError(path, f"line {n}", f"not JSON ({error})") from None
+        if not isinstance(record, dict):
+            raise InputFormatError(path, f"line {n}", "expected a JSON object")
+        record["_line"] = n
+        yield record
+
+
+def _created(record: dict[str, Any], path: Path) -> float:
+    """`created_utc` as seconds (Pushshift has it as int, float or string)."""
+    try:
+        return float(record["created_utc"])
+    except (KeyError, TypeError, ValueError):
+        raise InputFormatError(path, f"line {record['_line']}",
+                               "expected a numeric 'created_utc'") from None
+
+
+def usable_titles(dumps: Sequence[Path], subreddit: str, stats: Counter[str]) -> list[Title]:
+    """Filtered, deduplicated titles of one subreddit from the dumps, sorted by time then id."""
+    seen: set[str] = set()
+    titles: list[Title] = []
+    for path in dumps:
+        for record in read_submissions(Path(path)):
+            if str(record.get("subreddit", "")).lower() != subreddit.lower():
+                continue
+            stats["submissions"] += 1
+            text = record.get("title")
+            if not isinstance(text, str):
+                raise InputFormatError(path, f"line {record['_line']}", "expected a string 'title'")
+            text = " ".join(text.split())
+            created = _created(record, Path(path))
+            if has_meta(text):
+                stats["meta"] += 1
+            elif not has_quantity(text):
+                stats["without_quantity"] += 1
+            elif normalise(text) in seen:
+                stats["reposts"] += 1
+            else:
+                seen.add(normalise(text))
+                titles.append(Title(created, str(record.get("id", "")), text, token_set(text)))
+    titles.sort(key=lambda t: (t.created, t.id))
+    stats["titles"] = len(titles)
+    return titles
+
+
+def window_pairs(titles: Sequence[Title], seconds: float) -> Iterator[tuple[Title, Title]]:
+    """Every (earlier, later) pair of time-sorted titles posted at most `seconds` apart."""
+    window: deque[Title] = deque()
+    for title in titles:
+        while window and title.created - window[0].created > seconds:
+            window.popleft()
+        for earlier in window:
+            yield earlier, title
+        window.append(title)
+
+
+def top_pairs(pairs: Iterator[tuple[Title, Title]], top: int) -> list[tuple[float, Title, Title]]:
+    """The `top` most Jaccard-similar pairs, best first; ties go to the earlier pair."""
+    heap: list[tuple[float, int, Title, Title]] = []
+    for n, (a, b) in enumerate(pairs):
+        score = jaccard(a.tokens, b.tokens)
+        if score <= 0:
+            continue
+        # Min-heap on (score, -n): the root is the worst score, the latest pair among ties.
+        item = (score, -n, a, b)
+        if len(heap) < top:
+            heapq.heappush(heap, item)
+        elif item[:2] > heap[0][:2]:
+            heapq.heapreplace(heap, item)
+    return [(s, a, b) for s, _, a, b in sorted(heap, key=lambda x: (-x[0], -x[1]))]
+
+
+def build_redditnli_candidates(
+    dumps: list[Path], out_jsonl: Path, *, top: int = 300, days: float = 3,
+) -> dict[str, Any]:
+    """Build RedditNLI candidate pairs from Pushshift dumps into a released-layout jsonl."""
+    stats: Counter[str] = Counter()
+    titles = usable_titles(dumps, SUBREDDIT, stats)
+    best = top_pairs(window_pairs(titles, days * SECONDS_PER_DAY), top)
+    pairs = [Pair(a.text, b.text, UNLABELLED) for _, a, b in best]
+    counts = {
+        **{key: stats[key] for key in ("submissions", "meta", "without_quantity", "reposts",
+                                       "titles")},
+        "kept": len(pairs),
+        "jaccard_threshold": best[-1][0] if best else None,
+    }
+    card = write_candidates(
+        pairs, out_jsonl, genre=GENRE,
+        sources={f"dump{i}": Path(p) for i, p in enumerate(dumps)},
+        parameters={"subreddit": SUBREDDIT, "top": top, "days": days,
+                    "meta_markers": list(META_MARKERS)},
+        extra={"counts": counts, "pair_ids": [[a.id, b.id] for _, a, b in best]})
+    log.info("RedditNLI: %d pairs from %d titles", len(pairs), len(titles))
+    return {**counts, "card": card}

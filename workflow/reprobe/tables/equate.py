@@ -1,0 +1,239 @@
+"""EQUATE (Ravichander et al. 2019) Table 6 and the §5.1 perturbation study, computed, beside the
+published numbers.
+
+Scores in: long rows (paper, table, model, setting, metric, value, n) with `table` = "table6",
+`metric` = a test set (RTE-Q, NewsNLI, RedditNLI, NR ST = the Stress Test, AWPNLI; common
+spellings such as "rte_quant", "Stress Test", "AwpNLI" are accepted) and `value` = accuracy in
+percent; for §5.1, `table` = "s5.1" and `metric` = "unperturbed" / "perturbed".
+
+Derived here, per model: Δ = accuracy − MAJ's accuracy on the same set, and the averages over
+the natural sets (RTE-Q, NewsNLI, RedditNLI), the synthetic sets (NR ST, AWPNLI) and all five,
+both of accuracies (`Nat.Avg.`, …) and of Δs (`Nat.Avg. Δ`, …). The CoNLL table prints the Δ
+averages (its caption says "average accuracy", but its numbers are the means of the Δ columns,
+MAJ's row is +0.0); the arXiv table prints the mean of the five accuracies ("Avg."). The two
+differ by MAJ's average, so both are given and each joins to the version that has it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reprobe.tables.compare import (
+    NO_SCORE,
+    NOT_CONFIGURED,
+    compare_with_reference,
+    read_reference,
+    read_scores,
+)
+from reprobe.tables.write import write_table
+
+DELTA = "Δ"
+MAJORITY = "MAJ"
+NATURAL = ("RTE-Q", "NewsNLI", "RedditNLI")
+SYNTHETIC = ("NR ST", "AWPNLI")
+SETS = (*NATURAL, *SYNTHETIC)
+AVERAGES: dict[str, tuple[str, ...]] = {
+    "Nat.Avg.": NATURAL, "Synth.Avg.": SYNTHETIC, "All Avg.": SETS}
+PERTURBATION = ("unperturbed", "perturbed")
+NEUTRAL_SHARE = "neutral share of perturbed errors"
+CHANGE = "perturbed − unperturbed"
+TITLES = {
+    "table6": "Table 6: accuracy (%) on EQUATE's five test sets, Δ over MAJ, averages",
+    "s5.1": "§5.1: accuracy (%) on NewsNLI entailed pairs, unperturbed vs perturbed quantity",
+}
+
+# Both versions' row names, and the probes' likely spellings, to one name per model.
+MODEL_ALIASES = {
+    "IS": "InferSent", "NB": "SSEN", "RSE": "SSEN", "OpenAI": "GPT", "OpenAI GPT": "GPT",
+    "QREAS": "Q-REAS", "Q-Reas": "Q-REAS", "majority": "MAJ", "hyp": "HYP",
+}
+# Test set names with case and punctuation removed, to the Table 6 column name.
+_SET_KEYS = {
+    "rteq": "RTE-Q", "rtequant": "RTE-Q", "newsnli": "NewsNLI", "redditnli": "RedditNLI",
+    "nrst": "NR ST", "stresstest": "NR ST", "awpnli": "AWPNLI",
+}
+
+
+def _key(name: str) -> str:
+    """A name lowercased with everything but letters and digits removed."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def canonical_set(metric: str) -> str:
+    """The Table 6 column name of a test set, or the metric unchanged when it is not one."""
+    base, delta = (metric[: -len(DELTA)].strip(), True) if metric.endswith(DELTA) else (
+        metric, False)
+    name = _SET_KEYS.get(_key(base))
+    if name is None:
+        return metric
+    return f"{name} {DELTA}" if delta else name
+
+
+def canonical_model(model: str) -> str:
+    """One name per model across the two versions of the paper."""
+    return MODEL_ALIASES.get(model, model)
+
+
+def metric_order() -> list[str]:
+    """Table 6's columns in the CoNLL order: each set then its Δ, then the averages."""
+    columns = [m for name in SETS for m in (name, f"{name} {DELTA}")]
+    return columns + [m for name in AVERAGES for m in (name, f"{name} {DELTA}")]
+
+
+def _number(value: object) -> float:
+    """A cell as a float, NaN when empty or not a number."""
+    number = pd.to_numeric(pd.Series([value]), errors="coerce").iloc[0]
+    return float(number)
+
+
+def accuracies(scores: pd.DataFrame) -> dict[str, dict[str, tuple[float, float]]]:
+    """model -> set -> (accuracy, n) from Table 6 score rows (the last row wins)."""
+    rows = scores[scores["table"].astype(str) == "table6"] if "table" in scores else scores
+    found: dict[str, dict[str, tuple[float, float]]] = {}
+    for model, metric, value, n in zip(rows["model"], rows["metric"], rows["value"],
+                                       rows["n"], strict=True):
+        name = canonical_set(str(metric))
+        if name in SETS:
+            found.setdefault(canonical_model(str(model)), {})[name] = (_number(value),
+                                                                        _number(n))
+    return found
+
+
+def _row(model: str, metric: str, value: float, n: float, reason: str = "") -> dict[str, object]:
+    """One derived long row."""
+    return {"model": model, "metric": metric, "value": value, "n": n, "reason": reason}
+
+
+def _mean(values: Sequence[float]) -> float:
+    """The mean of values, NaN when any is NaN."""
+    return float(np.mean(values)) if not any(np.isnan(values)) else np.nan
+
+
+def derive(found: Mapping[str, Mapping[str, tuple[float, float]]]) -> pd.DataFrame:
+    """Per model: accuracy and Δ over MAJ on each set, and the three averages of each."""
+    majority = found.get(MAJORITY, {})
+    rows: list[dict[str, object]] = []
+    for model, sets in found.items():
+        acc: dict[str, float] = {}
+        delta: dict[str, float] = {}
+        for name in SETS:
+            value, n = sets.get(name, (np.nan, np.nan))
+            acc[name] = value
+            rows.append(_row(model, name, value, n, "" if name in sets else "NA (not scored)"))
+            base = majority.get(name, (np.nan, np.nan))[0]
+            delta[name] = value - base
+            reason = ("NA (MAJ not scored)" if np.isnan(base) else
+                      "" if not np.isnan(value) else "NA (not scored)")
+            rows.append(_row(model, f"{name} {DELTA}", delta[name], n, reason))
+        for label, group in AVERAGES.items():
+            missing = [name for name in group if np.isnan(acc[name])]
+            n = float(sum(sets[name][1] for name in group if name in sets)) or np.nan
+            reason = f"NA (not scored: {', '.join(missing)})" if missing else ""
+            rows.append(_row(model, label, _mean([acc[name] for name in group]), n, reason))
+            unbased = [name for name in group if np.isnan(delta[name])]
+            delta_reason = reason or ("NA (MAJ not scored)" if unbased else "")
+            rows.append(_row(model, f"{label} {DELTA}", _mean([delta[name] for name in group]),
+                             n, delta_reason))
+    return pd.DataFrame(rows, columns=["model", "metric", "value", "n", "reason"])
+
+
+def _canonical_reference(reference: pd.DataFrame) -> pd.DataFrame:
+    """A reference table with one name per model and per column."""
+    frame = reference.copy()
+    frame["model"] = frame["model"].astype(str).map(canonical_model)
+    frame["metric"] = frame["metric"].astype(str).map(canonical_set)
+    frame["setting"] = frame["setting"].fillna("").astype(str)
+    return frame
+
+
+def _setting(reference: pd.DataFrame) -> str:
+    """The paper version the reference rows come from ("conll" / "arxiv"), or ""."""
+    settings = sorted(set(reference["setting"]))
+    return settings[0] if len(settings) == 1 else ""
+
+
+def _with_reasons(table: pd.DataFrame, derived: pd.DataFrame) -> pd.DataFrame:
+    """Replace the generic NA of rows without a value by the reason they have none."""
+    reasons = derived[derived["reason"] != ""].set_index(["model", "metric"])["reason"]
+    for index, (model, metric) in enumerate(zip(table["model"], table["metric"], strict=True)):
+        if (model, metric) in reasons.index and table.at[index, "value"] != NOT_CONFIGURED:
+            table.at[index, "value"] = reasons.loc[(model, metric)]
+    return table
+
+
+def _tidy(table: pd.DataFrame) -> pd.DataFrame:
+    """Counts as integers and no negative zero in the Δ-to-paper column."""
+    table["n"] = pd.to_numeric(table["n"], errors="coerce").round().astype("Int64")
+    table["delta"] = table["delta"] + 0.0  # -0.0 + 0.0 is 0.0
+    return table
+
+
+def _ordered(table: pd.DataFrame, models: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
+    """Rows by model (given order first) then metric (given order first)."""
+    model_rank = {m: i for i, m in enumerate(dict.fromkeys([*models, *table["model"]]))}
+    metric_rank = {m: i for i, m in enumerate(dict.fromkeys([*metrics, *table["metric"]]))}
+    ranks = pd.DataFrame({"m": table["model"].map(model_rank),
+                          "c": table["metric"].map(metric_rank)})
+    order = ranks.sort_values(["m", "c"], kind="stable").index
+    return _tidy(table.loc[order].reset_index(drop=True))
+
+
+def table6(scores: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
+    """Table 6 long: every model × column, computed value beside the chosen version's number."""
+    published = _canonical_reference(reference[reference["table"].astype(str) == "table6"])
+    derived = derive(accuracies(scores))
+    ours = derived.assign(table="table6", setting=_setting(published))
+    table = compare_with_reference(ours, published, "table6")
+    table = _with_reasons(table, derived)
+    models = [MAJORITY, *dict.fromkeys(published["model"])]
+    return _ordered(table, models, metric_order())
+
+
+def perturbation_table(
+    scores: pd.DataFrame, reference: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """§5.1: each model's accuracy on the unperturbed and perturbed sets, and the change."""
+    rows = scores[scores["table"].astype(str) == "s5.1"].copy()
+    rows["model"] = rows["model"].astype(str).map(canonical_model)
+    rows["metric"] = rows["metric"].astype(str).str.strip().str.lower()
+    rows["value"] = pd.to_numeric(rows["value"], errors="coerce")
+    rows = rows[rows["metric"].isin([*PERTURBATION, NEUTRAL_SHARE])]
+    pivot = rows[rows["metric"].isin(PERTURBATION)].pivot_table(
+        index="model", columns="metric", values="value", aggfunc="last", sort=False)
+    counts = rows.groupby("model", sort=False)["n"].last()
+    change = [{"model": model, "metric": CHANGE,
+               "value": pivot.loc[model].get("perturbed", np.nan)
+               - pivot.loc[model].get("unperturbed", np.nan), "n": counts.get(model)}
+              for model in pivot.index]
+    setting = ""
+    if reference is None:
+        published = pd.DataFrame(columns=["table", "model", "setting", "metric", "value", "n"])
+    else:
+        published = _canonical_reference(reference[reference["table"].astype(str) == "s5.1"])
+        setting = _setting(published)
+    ours = pd.concat([rows[["model", "metric", "value", "n"]], pd.DataFrame(change)],
+                     ignore_index=True).assign(table="s5.1", setting=setting)
+    table = compare_with_reference(ours, published, "s5.1")
+    table["value"] = table["value"].replace({NO_SCORE: "NA (not scored)"})
+    return _ordered(table, list(dict.fromkeys(published["model"])),
+                    [*PERTURBATION, CHANGE, NEUTRAL_SHARE])
+
+
+def write_table6(scores: list[Path], reference: Path, csv: Path, md: Path) -> None:
+    """Build Table 6 from score files and one version's reference; write CSV and Markdown."""
+    frame = table6(read_scores(scores), read_reference(reference, "table6"))
+    write_table(frame, csv, md, title=TITLES["table6"])
+
+
+def write_perturbation_table(
+    scores: list[Path], reference: Path | None, csv: Path, md: Path
+) -> None:
+    """Build the §5.1 table from score files (and the reference's s5.1 rows); write it."""
+    published = read_reference(reference, "s5.1") if reference is not None else None
+    write_table(perturbation_table(read_scores(scores), published), csv, md,
+                title=TITLES["s5.1"])
