@@ -30,9 +30,9 @@ from typing import Any
 import numpy as np
 
 from reprobe.equate.jsonl import LABELS, Pair, read_pairs, tokenize
+from reprobe.equate.reasoner import NON_ENTAILMENT
 from reprobe.io import atomic_path
 
-NON_ENTAILMENT = "non-entailment"
 # Label space per EQUATE test set (paper Table 2): True means entails=yes/no.
 TWO_CLASS = {"rte_quant": True, "newsnli": True, "redditnli": False, "stresstest": False,
              "awpnli": True}

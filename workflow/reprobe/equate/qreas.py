@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from reprobe.equate import compose as composer
+from reprobe.equate.baselines import fold
 from reprobe.equate.compose import Quantity
 from reprobe.equate.jsonl import read_pairs
 from reprobe.equate.pruner import WordNetLike, compatible, normalise
@@ -39,7 +40,6 @@ from reprobe.equate.reasoner import (
     CONTRADICTION,
     ENTAILMENT,
     NEUTRAL,
-    NON_ENTAILMENT,
     interval_match,
     reason,
 )
@@ -143,11 +143,6 @@ def predict(row: dict[str, Any], *, resources: Resources, two_class: bool = Fals
     """The Q-REAS label of one jsonl row (sentence1 = premise, sentence2 = hypothesis)."""
     return label_quantities(side_quantities(row, "sentence1"), side_quantities(row, "sentence2"),
                             resources=resources, two_class=two_class)
-
-
-def fold(label: str, two_class: bool) -> str:
-    """A gold label in the scheme used for scoring."""
-    return NON_ENTAILMENT if two_class and label != ENTAILMENT else label
 
 
 def infer_two_class(labels: Sequence[str]) -> bool:
