@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reprobe.equate.jsonl import Pair, card_path, read_pairs, tokenize, write_pairs
+from reprobe.equate.jsonl import UNLABELLED, Pair, card_path, read_pairs, tokenize, write_pairs
 from reprobe.errors import InputFormatError
 from reprobe.sources.checksum import sha256_file
 
@@ -55,3 +55,12 @@ def test_reader_names_the_bad_line(tmp_path: Path, line: str, problem: str) -> N
         list(read_pairs(path))
     assert error.value.where == "line 2" and problem in error.value.problem
     assert str(path) in str(error.value)
+
+
+def test_unlabelled_candidates_are_read_only_when_asked(tmp_path):
+    out = tmp_path / "candidates.jsonl"
+    write_pairs([Pair("Tom had 3 cats.", "Tom had three cats.", UNLABELLED)], out,
+                genre="news", sources={}, parameters={})
+    assert [row["gold_label"] for row in read_pairs(out, labelled=False)] == [""]
+    with pytest.raises(InputFormatError, match="line 1"):
+        list(read_pairs(out))

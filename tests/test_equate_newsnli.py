@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reprobe.equate.jsonl import Pair
+from reprobe.equate.jsonl import Pair, read_pairs
 from reprobe.equate.newsnli import (
     build_newsnli_candidates,
     is_temporal,
@@ -22,7 +22,7 @@ from reprobe.equate.newsnli import (
     token_set,
     top_fraction,
 )
-from reprobe.equate.recovery import read_candidates
+from reprobe.equate.recovery import as_pair
 
 STORIES = Path(__file__).resolve().parents[1] / "data/samples/equate/cnn_stories"
 
@@ -108,7 +108,8 @@ def test_build_from_folder_and_tgz(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]
     assert all(r["gold_label"] == "" and r["annotator_labels"] == [] for r in rows)
     assert all(r["genre"] == "news" and r["sentence1_tokens"] for r in rows)
-    pairs = {(p.sentence1, p.sentence2) for p in read_candidates(tmp_path / "a.jsonl")}
+    written = map(as_pair, read_pairs(tmp_path / "a.jsonl", labelled=False))
+    pairs = {(p.sentence1, p.sentence2) for p in written}
     # The article sentence starts with "She", so the summary point is the premise.
     point = "The cooperative sold 1,200 crates of pears to buyers in the capital"
     assert (point, f"She said the {point[4:]}.") in pairs

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reprobe.equate.jsonl import Pair, write_pairs
-from reprobe.equate.recovery import normalise, read_candidates, recovery_table, write_candidates
+from reprobe.equate.jsonl import Pair, read_pairs, write_pairs
+from reprobe.equate.recovery import as_pair, normalise, recovery_table
 
 
 def test_normalise() -> None:
@@ -19,13 +19,14 @@ def test_candidates_round_trip(tmp_path: Path) -> None:
     source = tmp_path / "src.txt"
     source.write_text("x")
     out = tmp_path / "c.jsonl"
-    card = write_candidates([Pair("A had 3 pears.", "A had three pears.", "")], out,
+    card = write_pairs([Pair("A had 3 pears.", "A had three pears.", "")], out,
                             genre="news", sources={"s": source}, parameters={})
     row = json.loads(out.read_text())
     assert row["gold_label"] == "" and row["annotator_labels"] == []
     assert row["sentence2_tokens"] == [["a", "had", "three", "pears", "."]]
     assert card["rows"] == 1 and card["labels"] == {}
-    assert list(read_candidates(out)) == [Pair("A had 3 pears.", "A had three pears.", "")]
+    written = [as_pair(row) for row in read_pairs(out, labelled=False)]
+    assert written == [Pair("A had 3 pears.", "A had three pears.", "")]
 
 
 def test_recovery_counts(tmp_path: Path) -> None:
@@ -40,7 +41,7 @@ def test_recovery_counts(tmp_path: Path) -> None:
                 Pair("Oil prices fell", "Oil fell to $50.", "entailment"),
                 Pair("GDP grew 2%.", "Growth was 3%", "contradiction"),
                 Pair("Unseen 5.", "Unseen 6.", "neutral")]
-    write_candidates(candidates, tmp_path / "c.jsonl", genre="news", sources={"s": source},
+    write_pairs(candidates, tmp_path / "c.jsonl", genre="news", sources={"s": source},
                      parameters={})
     write_pairs(released, tmp_path / "r.jsonl", genre="news", sources={"s": source},
                 parameters={})

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 import zstandard
 
+from reprobe.equate.jsonl import read_pairs
 from reprobe.equate.newsnli import token_set
-from reprobe.equate.recovery import read_candidates
+from reprobe.equate.recovery import as_pair
 from reprobe.equate.redditnli import (
     SECONDS_PER_DAY,
     Title,
@@ -76,7 +77,7 @@ def test_build_from_sample(tmp_path: Path) -> None:
     """Top-N candidates from the sample; similar titles four days apart are not paired."""
     out = tmp_path / "reddit.jsonl"
     stats = build_redditnli_candidates([DUMP], out, top=10)
-    pairs = [(p.sentence1, p.sentence2) for p in read_candidates(out)]
+    pairs = [(p.sentence1, p.sentence2) for p in map(as_pair, read_pairs(out, labelled=False))]
     assert stats["kept"] == len(pairs) == 10
     assert pairs[0] == ("US unemployment rate falls to 5.6 percent",
                         "Unemployment rate drops to 5.6 percent as hiring picks up")

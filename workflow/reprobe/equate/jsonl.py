@@ -10,6 +10,7 @@ three parse/tag fields per sentence; the reader accepts rows with or without the
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import Counter
@@ -23,6 +24,8 @@ from reprobe.io import atomic_path, atomic_write_text
 from reprobe.sources.checksum import sha256_file
 
 LABELS = ("entailment", "neutral", "contradiction")
+# Candidate pairs (NewsNLI, RedditNLI) await human labels: their gold_label is empty.
+UNLABELLED = ""
 OMITTED_FIELDS = tuple(
     f"sentence{i}_{kind}" for i in (1, 2) for kind in ("pos", "dep_parse", "syntax_parse"))
 
@@ -78,9 +81,12 @@ def write_pairs(
     rows = 0
     with atomic_path(out_jsonl) as tmp, tmp.open("w", encoding="utf-8") as handle:
         for pair in pairs:
-            if pair.gold_label not in LABELS:
+            if pair.gold_label not in (*LABELS, UNLABELLED):
                 raise ValueError(f"unknown label {pair.gold_label!r}")
-            handle.write(json.dumps(to_row(pair, genre), ensure_ascii=False, sort_keys=True))
+            row = to_row(pair, genre)
+            if pair.gold_label == UNLABELLED:
+                row["annotator_labels"] = []  # nobody labelled it; "" would look like a vote
+            handle.write(json.dumps(row, ensure_ascii=False, sort_keys=True))
             handle.write("\n")
             labels[pair.gold_label] += 1
             rows += 1
@@ -91,13 +97,24 @@ def write_pairs(
         "rows": rows,
         "labels": {label: labels[label] for label in LABELS if labels[label]},
         "sha256": sha256_file(out_jsonl),
-        "sources": {name: {"path": Path(p).name, "sha256": sha256_file(Path(p))}
+        "sources": {name: {"path": Path(p).name, "sha256": source_sha256(Path(p))}
                     for name, p in sources.items()},
         "parameters": dict(parameters),
         **(dict(extra) if extra else {}),
     }
     atomic_write_text(card_path(out_jsonl), json.dumps(card, indent=2, sort_keys=True) + "\n")
     return card
+
+
+def source_sha256(path: Path) -> str:
+    """sha256 of a file, or of a folder as the sorted (relative name, file sha256) listing."""
+    path = Path(path)
+    if path.is_file():
+        return sha256_file(path)
+    digest = hashlib.sha256()
+    for child in sorted(p for p in path.rglob("*") if p.is_file()):
+        digest.update(f"{child.relative_to(path).as_posix()}\t{sha256_file(child)}\n".encode())
+    return digest.hexdigest()
 
 
 def card_path(out_jsonl: Path) -> Path:
@@ -111,15 +128,16 @@ def _check_tokens(value: object) -> bool:
         isinstance(s, list) and all(isinstance(t, str) for t in s) for s in value)
 
 
-def _problem(row: object) -> str | None:
-    """What is wrong with a decoded row, or None."""
+def _problem(row: object, labelled: bool = True) -> str | None:
+    """What is wrong with a decoded row, or None (`labelled=False` also accepts no label)."""
     if not isinstance(row, dict):
         return "expected a JSON object"
     for key in ("sentence1", "sentence2"):
         if not isinstance(row.get(key), str) or not row[key].strip():
             return f"expected a non-empty string in {key!r}"
-    if row.get("gold_label") not in LABELS:
-        return f"expected gold_label in {list(LABELS)}, got {row.get('gold_label')!r}"
+    allowed = LABELS if labelled else (*LABELS, UNLABELLED)
+    if row.get("gold_label") not in allowed:
+        return f"expected gold_label in {list(allowed)}, got {row.get('gold_label')!r}"
     for key in ("sentence1_tokens", "sentence2_tokens"):
         if key in row and not _check_tokens(row[key]):
             return f"expected {key!r} to be a list of token lists"
@@ -129,8 +147,9 @@ def _problem(row: object) -> str | None:
     return None
 
 
-def read_pairs(path: Path) -> Iterator[dict[str, Any]]:
-    """Stream validated rows from a released-layout jsonl file (built or released)."""
+def read_pairs(path: Path, *, labelled: bool = True) -> Iterator[dict[str, Any]]:
+    """Stream validated rows from a released-layout jsonl file (built or released);
+    `labelled=False` reads candidate files whose gold_label is empty too."""
     with Path(path).open(encoding="utf-8") as handle:
         for n, line in enumerate(handle, start=1):
             if not line.strip():
@@ -139,7 +158,7 @@ def read_pairs(path: Path) -> Iterator[dict[str, Any]]:
                 row = json.loads(line)
             except json.JSONDecodeError as error:
                 raise InputFormatError(path, f"line {n}", f"not JSON ({error.msg})") from None
-            problem = _problem(row)
+            problem = _problem(row, labelled)
             if problem:
                 raise InputFormatError(path, f"line {n}", problem)
             yield row

@@ -50,9 +50,9 @@ from typing import Any
 
 import blingfire
 
-from reprobe.equate.jsonl import Pair
+from reprobe.equate.jsonl import UNLABELLED, Pair, write_pairs
 from reprobe.equate.quantities import parse_quantities, tokenize
-from reprobe.equate.recovery import UNLABELLED, normalise, write_candidates
+from reprobe.equate.recovery import normalise
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +234,7 @@ def build_newsnli_candidates(stories: Path, out_jsonl: Path) -> dict[str, Any]:
         "kept": len(kept),
         "jaccard_threshold": threshold,
     }
-    card = write_candidates(
+    card = write_pairs(
         kept, out_jsonl, genre=GENRE, sources={"stories": Path(stories)},
         parameters={"premises_per_point": PREMISES_PER_POINT, "keep_fraction": KEEP_FRACTION,
                     "flip_pronouns": sorted(FLIP_PRONOUNS)},

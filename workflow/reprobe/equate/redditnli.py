@@ -40,10 +40,10 @@ from typing import IO, Any
 
 import zstandard
 
-from reprobe.equate.jsonl import Pair
+from reprobe.equate.jsonl import UNLABELLED, Pair, write_pairs
 from reprobe.equate.newsnli import jaccard, token_set
 from reprobe.equate.quantities import parse_quantities
-from reprobe.equate.recovery import UNLABELLED, normalise, write_candidates
+from reprobe.equate.recovery import normalise
 from reprobe.errors import InputFormatError
 from reprobe.numeracy.numerals import NUMBER_WORDS
 
@@ -195,7 +195,7 @@ def build_redditnli_candidates(
         "kept": len(pairs),
         "jaccard_threshold": best[-1][0] if best else None,
     }
-    card = write_candidates(
+    card = write_pairs(
         pairs, out_jsonl, genre=GENRE,
         sources={f"dump{i}": Path(p) for i, p in enumerate(dumps)},
         parameters={"subreddit": SUBREDDIT, "top": top, "days": days,
