@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+
+from reprobe.errors import InputFormatError
 
 
 @contextlib.contextmanager
@@ -26,3 +29,18 @@ def atomic_write_text(path: Path | str, text: str) -> None:
     """Write a text file atomically (UTF-8)."""
     with atomic_path(path) as temporary:
         temporary.write_text(text, encoding="utf-8")
+
+
+def iter_json_objects(path: Path | str, lines: Iterable[str]) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for each non-blank line of a JSON-lines text; a line that is not
+    a JSON object raises InputFormatError naming the file and the line."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as error:  # JSONDecodeError, and UnicodeDecodeError of raw bytes
+            raise InputFormatError(path, f"line {number}", f"not JSON ({error})") from None
+        if not isinstance(record, dict):
+            raise InputFormatError(path, f"line {number}", "expected a JSON object")
+        yield number, record

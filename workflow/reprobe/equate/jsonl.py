@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from reprobe.errors import InputFormatError
-from reprobe.io import atomic_path, atomic_write_text
+from reprobe.io import atomic_path, atomic_write_text, iter_json_objects
 from reprobe.sources.checksum import sha256_file
 
 LABELS = ("entailment", "neutral", "contradiction")
@@ -151,13 +151,7 @@ def read_pairs(path: Path, *, labelled: bool = True) -> Iterator[dict[str, Any]]
     """Stream validated rows from a released-layout jsonl file (built or released);
     `labelled=False` reads candidate files whose gold_label is empty too."""
     with Path(path).open(encoding="utf-8") as handle:
-        for n, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, f"line {n}", f"not JSON ({error.msg})") from None
+        for n, row in iter_json_objects(path, handle):
             problem = _problem(row, labelled)
             if problem:
                 raise InputFormatError(path, f"line {n}", problem)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import heapq
 import io
-import json
 import logging
 import re
 from collections import Counter, deque
@@ -45,6 +44,7 @@ from reprobe.equate.newsnli import jaccard, token_set
 from reprobe.equate.quantities import parse_quantities
 from reprobe.equate.recovery import normalise
 from reprobe.errors import InputFormatError
+from reprobe.io import iter_json_objects
 from reprobe.numeracy.numerals import NUMBER_WORDS
 
 log = logging.getLogger(__name__)
@@ -104,15 +104,7 @@ def _open_lines(path: Path) -> Iterator[bytes]:
 
 def read_submissions(path: Path) -> Iterator[dict[str, Any]]:
     """Stream the JSON objects of a Pushshift NDJSON dump, naming the line of a bad record."""
-    for n, line in enumerate(_open_lines(path), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as error:  # JSONDecodeError and UnicodeDecodeError
-            raise InputFormatError(path, f"line {n}", f"not JSON ({error})") from None
-        if not isinstance(record, dict):
-            raise InputFormatError(path, f"line {n}", "expected a JSON object")
+    for n, record in iter_json_objects(path, _open_lines(path)):
         record["_line"] = n
         yield record
 

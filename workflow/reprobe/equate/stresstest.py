@@ -28,7 +28,6 @@ before x stays with the number ("less than $ 600"). Randomness: one generator se
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import re
@@ -39,6 +38,7 @@ from typing import Any
 
 from reprobe.equate.jsonl import Pair, write_pairs
 from reprobe.errors import InputFormatError
+from reprobe.io import iter_json_objects
 
 log = logging.getLogger(__name__)
 
@@ -71,14 +71,8 @@ class Quantity:
 def read_questions(path: Path) -> Iterator[str]:
     """Stream the `question` texts of an AQuA-RAT file (one JSON object per line)."""
     with Path(path).open(encoding="utf-8") as handle:
-        for n, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(path, f"line {n}", f"not JSON ({error.msg})") from None
-            if not isinstance(record, dict) or not isinstance(record.get("question"), str):
+        for n, record in iter_json_objects(path, handle):
+            if not isinstance(record.get("question"), str):
                 raise InputFormatError(path, f"line {n}", "expected an object with a 'question'")
             yield record["question"]
 

@@ -26,10 +26,7 @@ def pmi_comparison(computed: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFr
     """Table 5: our top nouns per (λ, class, rank) beside the paper's Wikipedia column."""
     paper = reference[reference["corpus"] == "Wiki"].copy()
     paper["class"] = paper["class"].replace({"primitives": "primitive"})
-    ours = computed.copy()
-    ours["class"] = ours["class"].replace({"large": "large"})
-    paper["class"] = paper["class"].replace({"large": "large"})
-    merged = ours[["lambda", "class", "rank", "word", "pmi", "count"]].merge(
+    merged = computed[["lambda", "class", "rank", "word", "pmi", "count"]].merge(
         paper[["lambda", "class", "rank", "word"]].rename(columns={"word": "paper_word"}),
         on=["lambda", "class", "rank"], how="outer")
     paper_words = {(row["lambda"], row["class"]): set() for _, row in paper.iterrows()}

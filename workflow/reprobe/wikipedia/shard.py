@@ -118,11 +118,10 @@ def read_shard(plan: ShardPlan, shard: int, outputs: ShardOutputs, progress: boo
     """Read shard `shard` of the plan into Parquet tables; return and write its stats."""
     stats: Counter[str] = Counter()
     counts = PageStreamCounts()
-    paths = {"pages": outputs.pages, "sentences": outputs.sentences, "links": outputs.links}
     with (
-        atomic_path(paths["pages"]) as pages_tmp,
-        atomic_path(paths["sentences"]) as sentences_tmp,
-        atomic_path(paths["links"]) as links_tmp,
+        atomic_path(outputs.pages) as pages_tmp,
+        atomic_path(outputs.sentences) as sentences_tmp,
+        atomic_path(outputs.links) as links_tmp,
     ):
         writers = {
             name: pq.ParquetWriter(tmp, TABLES[name], compression="zstd")

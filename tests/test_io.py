@@ -1,0 +1,25 @@
+"""Atomic outputs and the shared JSON-lines reader."""
+
+from __future__ import annotations
+
+import pytest
+
+from reprobe.errors import InputFormatError
+from reprobe.io import atomic_path, iter_json_objects
+
+
+def test_atomic_path_leaves_nothing_when_the_block_fails(tmp_path):
+    target = tmp_path / "out.txt"
+    with pytest.raises(RuntimeError), atomic_path(target) as tmp:
+        tmp.write_text("half")
+        raise RuntimeError("crash")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_json_lines_skip_blanks_and_name_the_bad_line(tmp_path):
+    assert list(iter_json_objects("f", ['{"a": 1}', "", '{"b": 2}'])) == [
+        (1, {"a": 1}), (3, {"b": 2})]
+    with pytest.raises(InputFormatError, match="f: line 2: not JSON"):
+        list(iter_json_objects("f", ['{"a": 1}', "{oops"]))
+    with pytest.raises(InputFormatError, match="line 1: expected a JSON object"):
+        list(iter_json_objects("f", ["[1, 2]"]))
