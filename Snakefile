@@ -32,9 +32,15 @@ if "numeracy" in config:
     include: "workflow/rules/numeracy.smk"
 
 
+if "equate" in config:
+
+    include: "workflow/rules/equate.smk"
+
+
 rule all:
     default_target: True
     input:
         ALL_SOURCES,
         TABLES,
         NUMERACY_TABLES,
+        EQUATE_TABLES,

@@ -36,3 +36,25 @@ def test_config_check_lists_sources():
                             capture_output=True, text=True, cwd=REPO)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("enwiki_excerpt\t")
+
+
+@pytest.mark.parametrize("step", ["awpnli", "stresstest", "newsnli", "redditnli", "label",
+                                  "perturb", "train-hyp", "tiny-model", "checkpoint", "score",
+                                  "table6", "perturbation-table", "recovery-table"])
+def test_every_equate_step_has_help(step, capsys):
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["equate", step, "--help"])
+    assert done.value.code == 0
+    assert "usage: reprobe equate" in capsys.readouterr().out
+
+
+def test_bad_equate_row_names_file_and_line(tmp_path, caplog):
+    pairs = tmp_path / "set.jsonl"
+    pairs.write_text('{"sentence1": "A has 3.", "sentence2": "A has 3.", '
+                     '"gold_label": "entailment"}\n{"sentence1": "B", "gold_label": "maybe"}\n')
+    code = main(["equate", "score", "--kind", "majority", "--model", "MAJ", "--test-set",
+                 "awpnli", "--variant", "rebuilt", "--pairs", str(pairs),
+                 "--scores", str(tmp_path / "s.csv"), "--predictions", str(tmp_path / "p.jsonl")])
+    assert code == 1
+    assert str(pairs) in caplog.text and "line 2" in caplog.text
+    assert not (tmp_path / "s.csv").exists() and not (tmp_path / "p.jsonl").exists()

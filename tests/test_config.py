@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -18,6 +19,7 @@ from reprobe.config import (
     local_source_path,
     month_range,
     source_filename,
+    source_instances,
 )
 from reprobe.errors import ConfigError
 
@@ -124,3 +126,40 @@ def test_off_the_shelf_model_must_name_an_extracted_source(default_config):
         "source": "gensim_lee_fasttext", "member": "a.txt", "format": "glove_txt"}
     with pytest.raises(ConfigError, match="is not extracted"):
         check_config(default_config)
+
+
+def test_equate_inputs_must_name_defined_and_extracted_sources(default_config):
+    equate = default_config["equate"]
+    equate["inputs"]["aqua"] = {"source": "nope"}
+    equate["inputs"]["jobs"] = {"source": "equate_jobs_sample", "member": "a.txt"}
+    equate["inputs"]["reddit"] = ["equate_reddit_sample", "gone"]
+    equate["neural"]["BERT"] = {"files": {"config.json": "missing_config"}}
+    with pytest.raises(ConfigError) as error:
+        check_config(default_config)
+    message = str(error.value)
+    for key in ("equate.inputs.aqua.source", "equate.inputs.jobs.member",
+                "equate.inputs.reddit[1]", "equate.neural.BERT.files.config.json"):
+        assert key in message, key
+
+
+def test_neural_row_is_either_fetched_files_or_a_tiny_model(default_config):
+    default_config["equate"]["neural"]["X"] = {"label_map": {"0": "entailment"}}
+    with pytest.raises(ConfigError, match=r"equate\.neural\.X"):
+        check_config(default_config)
+
+
+def test_monthly_source_stands_for_all_its_months():
+    config = {"sources": {"rs": {"url": "https://h/RS_{month}.zst",
+                                 "months": {"first": "2018-11", "last": "2019-01"}},
+                          "one": {"url": "https://h/one.zst"}}}
+    assert source_instances(config, "rs") == ["rs_2018_11", "rs_2018_12", "rs_2019_01"]
+    assert source_instances(config, "one") == ["one"]
+
+
+def test_relative_sample_path_resolves_against_the_checkout(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = {"path": "data/samples/equate/jobs.txt"}
+    assert local_source_path(spec) == REPO / "data/samples/equate/jobs.txt"
+    (tmp_path / "data/samples/equate").mkdir(parents=True)
+    (tmp_path / "data/samples/equate/jobs.txt").write_text("own copy\n")
+    assert local_source_path(spec) == Path("data/samples/equate/jobs.txt")

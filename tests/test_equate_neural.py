@@ -19,6 +19,7 @@ from conftest import REPO
 from reprobe.equate.baselines import NON_ENTAILMENT
 from reprobe.equate.jsonl import LABELS, Pair, read_pairs
 from reprobe.equate.neural import (
+    assemble_checkpoint,
     build_tiny_nli_model,
     canonical_label,
     predict_nli,
@@ -120,3 +121,20 @@ def test_missing_checkpoint_fails_without_download(tmp_path: Path) -> None:
     with pytest.raises(Exception) as error:
         predict_nli(tmp_path / "absent", [Pair("a", "b", "neutral")])
     assert not isinstance(error.value, NetworkAttempt)
+
+
+def test_checkpoint_assembled_from_fetched_files_predicts_the_same(
+        tiny: tuple[Path, float], tmp_path: Path) -> None:
+    """The paper config's path: hub files fetched one by one, gathered under their names."""
+    model_dir, _ = tiny
+    fetched = {}
+    for path in sorted(model_dir.iterdir()):
+        # Fetched sources sit in their own folders, under the names config gives them.
+        (tmp_path / "raw" / path.name).mkdir(parents=True)
+        fetched[path.name] = shutil.copy(path, tmp_path / "raw" / path.name / path.name)
+    assembled = assemble_checkpoint(fetched, tmp_path / "model")
+    rows = list(read_pairs(SAMPLE))[:8]
+    assert predict_nli(assembled, rows) == predict_nli(model_dir, rows)
+    assert not list(tmp_path.glob(".model.tmp-*"))
+    with pytest.raises(ValueError, match="plain file name"):
+        assemble_checkpoint({"../x": next(iter(fetched.values()))}, tmp_path / "bad")

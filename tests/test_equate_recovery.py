@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from reprobe.equate.jsonl import Pair, read_pairs, write_pairs
-from reprobe.equate.recovery import as_pair, normalise, recovery_table
+from reprobe.equate.recovery import as_pair, label_candidates, normalise, recovery_table
 
 
 def test_normalise() -> None:
@@ -51,3 +51,23 @@ def test_recovery_counts(tmp_path: Path) -> None:
         "released": 4, "recovered_exact": 1, "recovered_swapped": 1,
         "recovered_premise_only": 1, "missed": 1, "candidates": 4}
     assert table["exact_rate"] == 0.25 and table["any_rate"] == 0.75
+
+
+def test_label_candidates_keeps_exact_matches_with_released_labels(tmp_path: Path) -> None:
+    """The rebuilt set: candidates found in the released file, with the annotators' label."""
+    source = tmp_path / "src.txt"
+    source.write_text("x")
+    write_pairs([Pair("Lena bought 6 lamps.", "She bought 6 lamps.", ""),
+                 Pair("Oil fell to $50.", "Oil prices fell", ""),
+                 Pair("GDP grew 2%.", "Growth was 2%", "")],
+                tmp_path / "c.jsonl", genre="news", sources={"s": source}, parameters={})
+    write_pairs([Pair("lena  bought 6 LAMPS.", "She bought 6 lamps.", "neutral"),
+                 Pair("Growth was 2%", "GDP grew 2%.", "entailment")],
+                tmp_path / "r.jsonl", genre="news", sources={"s": source}, parameters={})
+    card = label_candidates(tmp_path / "c.jsonl", tmp_path / "r.jsonl", tmp_path / "out.jsonl",
+                            genre="cnn")
+    rows = list(read_pairs(tmp_path / "out.jsonl"))
+    # The swapped pair is left out: its label is for the other direction.
+    assert [(r["sentence1"], r["gold_label"], r["genre"]) for r in rows] == [
+        ("Lena bought 6 lamps.", "neutral", "cnn")]
+    assert card["rows"] == 1 and card["labels_from"] == "r.jsonl"

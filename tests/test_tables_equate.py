@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -13,6 +14,7 @@ from reprobe.tables.equate import (
     canonical_set,
     perturbation_table,
     table6,
+    write_recovery_table,
     write_table6,
 )
 
@@ -130,3 +132,15 @@ def test_perturbation_table() -> None:
     assert set(_values(table, "Q-REAS").values()) == {NOT_CONFIGURED}
     plain = perturbation_table(scores)
     assert len(plain) == 6 and plain["paper"].isna().all()
+
+
+def test_recovery_table_gives_rates_in_percent(tmp_path: Path) -> None:
+    counts = {"test_set": "newsnli", "candidates": 9, "released": 4, "recovered_exact": 2,
+              "recovered_swapped": 1, "recovered_premise_only": 0, "missed": 1,
+              "exact_rate": 0.5, "any_rate": 0.75}
+    path = tmp_path / "newsnli.json"
+    path.write_text(json.dumps(counts))
+    write_recovery_table([path], tmp_path / "r.csv", tmp_path / "r.md")
+    table = pd.read_csv(tmp_path / "r.csv")
+    assert table.loc[0, "exact %"] == 50.0 and table.loc[0, "any %"] == 75.0
+    assert table.loc[0, "swapped"] == 1 and table.loc[0, "test set"] == "newsnli"

@@ -230,3 +230,35 @@ def test_table4_needs_only_the_retrained_models(tmp_path):
     assert "numeracy_train" in plan and "wildcards: model=GloVe-Num" in plan
     assert "gensim-lee" not in plan and "gensim_lee" not in plan
     assert "numeracy_pmi" not in plan and "numeracy_knn" not in plan
+
+
+def test_default_run_builds_the_five_equate_sets_and_their_tables(default_run):
+    data = default_run / "data/processed/equate"
+    for built in ("rebuilt/awpnli", "rebuilt/stresstest", "rebuilt/newsnli",
+                  "rebuilt/redditnli", "candidates/newsnli", "candidates/redditnli",
+                  "perturbation/perturbed", "perturbation/unperturbed"):
+        assert (data / f"{built}.jsonl").stat().st_size > 0, built
+        assert (data / f"{built}.jsonl.card.json").is_file(), built
+    tables = default_run / "results/tables/equate"
+    rows = ["MAJ", "HYP", "tiny-BERT", "Q-REAS"]
+    for variant, sets in (("released", ["RTE-Q", "NewsNLI", "RedditNLI"]),
+                          ("rebuilt", ["NewsNLI", "RedditNLI", "NR ST", "AWPNLI"])):
+        for version in ("conll", "arxiv"):
+            table = pd.read_csv(tables / f"table6_{variant}_{version}.csv")
+            scored = table[table["model"].isin(rows) & table["metric"].isin(sets)]
+            assert len(scored) == len(rows) * len(sets), (variant, version)
+            assert pd.to_numeric(scored["value"], errors="coerce").between(0, 100).all()
+    # MAJ's accuracy on the rebuilt Stress Test is a third: its three labels are balanced.
+    rebuilt = pd.read_csv(tables / "table6_rebuilt_conll.csv").set_index(["model", "metric"])
+    assert float(rebuilt.loc[("MAJ", "NR ST"), "value"]) == pytest.approx(33.33)
+    perturbation = pd.read_csv(tables / "perturbation.csv")
+    assert {"HYP", "tiny-BERT", "Q-REAS"} <= set(perturbation["model"])
+    recovery = pd.read_csv(tables / "recovery.csv")
+    assert list(recovery["test set"]) == ["newsnli", "redditnli"]
+    assert (recovery["exact"] > 0).all()
+
+
+def test_one_equate_table_plans_only_what_it_needs(tmp_path):
+    plan = snakemake(tmp_path, "results/tables/equate/recovery.csv", "-n").stdout
+    assert "equate_label" in plan and "equate_newsnli" in plan
+    assert "equate_score" not in plan and "wikipedia_shard" not in plan

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from reprobe.equate import commands as equate_commands
 from reprobe.errors import ReprobeError
 from reprobe.numeracy import commands as numeracy_commands
 
@@ -156,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     gather.add_argument("shard_dirs", nargs="+", help="shard folders, in order")
 
     numeracy_commands.register(commands, add)
+    equate_commands.register(commands, add)
 
     table = commands.add_parser("table", help="write a results table")
     tables = table.add_subparsers(dest="table_command", required=True)

@@ -13,6 +13,8 @@ import yaml
 
 from reprobe.errors import ConfigError
 
+# The workflow checkout this package runs from (workflow/reprobe/config.py -> root).
+CHECKOUT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml"
 
 
@@ -80,6 +82,36 @@ def reference_errors(config: dict[str, Any]) -> list[str]:
         elif spec.get("member") and not sources[spec["source"]].get("extract"):
             problems.append(f"numeracy.off_the_shelf.{model}.member: source "
                             f"{spec['source']!r} is not extracted (extract: true)")
+    return problems + equate_reference_errors(config)
+
+
+def _input_errors(key: str, spec: dict[str, Any], sources: dict[str, Any]) -> list[str]:
+    """Problems of one `{source, member}` input: unknown source, member of an unextracted one."""
+    if spec.get("source") not in sources:
+        return [f"{key}.source: no source named {spec.get('source')!r} under sources"]
+    if spec.get("member") and not sources[spec["source"]].get("extract"):
+        return [f"{key}.member: source {spec['source']!r} is not extracted (extract: true)"]
+    return []
+
+
+def equate_reference_errors(config: dict[str, Any]) -> list[str]:
+    """Sources named by the equate section that the config does not define."""
+    sources = config.get("sources", {})
+    equate = config.get("equate") or {}
+    problems = []
+    for group in ("inputs", "released"):
+        for name, spec in (equate.get(group) or {}).items():
+            if isinstance(spec, dict):
+                problems += _input_errors(f"equate.{group}.{name}", spec, sources)
+    for index, name in enumerate((equate.get("inputs") or {}).get("reddit", [])):
+        if name not in sources:
+            problems.append(f"equate.inputs.reddit[{index}]: no source named {name!r} under "
+                            "sources")
+    for model, spec in (equate.get("neural") or {}).items():
+        for filename, name in (spec.get("files") or {}).items():
+            if name not in sources:
+                problems.append(f"equate.neural.{model}.files.{filename}: no source named "
+                                f"{name!r} under sources")
     return problems
 
 
@@ -104,6 +136,14 @@ def _fill(template: str, values: dict[str, Any], where: str) -> str:
     return template.format_map(values)
 
 
+def source_instances(config: dict[str, Any], name: str) -> list[str]:
+    """The expanded source names of one configured source: itself, or one per month."""
+    months = config["sources"][name].get("months")
+    if not months:
+        return [name]
+    return [f"{name}_{m.replace('-', '_')}" for m in month_range(months["first"], months["last"])]
+
+
 def expand_sources(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Sources with placeholders filled and monthly entries expanded to one source a month."""
     variables = dict(config.get("variables") or {})
@@ -111,8 +151,9 @@ def expand_sources(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     for name, spec in config["sources"].items():
         months = spec.get("months")
         instances = (
-            [(f"{name}_{m.replace('-', '_')}", {"month": m}) for m in
-             month_range(months["first"], months["last"])]
+            list(zip(source_instances(config, name),
+                     ({"month": m} for m in month_range(months["first"], months["last"])),
+                     strict=True))
             if months else [(name, {})]
         )
         for instance, extra in instances:
@@ -134,11 +175,14 @@ def source_filename(spec: dict[str, Any]) -> str:
 
 
 def local_source_path(spec: dict[str, Any], source: str = "?") -> Path:
-    """Where a `path:` source lives; relative to its `package:` folder when one is named."""
+    """Where a `path:` source lives: relative to its `package:` folder when one is named, else
+    to the working directory or, failing that, to the checkout (where data/samples/ ships)."""
     path = Path(spec["path"])
     package = spec.get("package")
     if package is None:
-        return path
+        if path.is_absolute() or path.exists() or not (CHECKOUT / path).exists():
+            return path
+        return CHECKOUT / path
     found = importlib.util.find_spec(package)
     if found is None or not found.submodule_search_locations:
         raise ConfigError(f"sources.{source}.package: Python package {package!r} is not "

@@ -42,6 +42,7 @@ def raw_target(name):
 ALL_SOURCES = [raw_target(name) for name in SOURCES]
 # Tables of the paper stages; a stage's rules file sets its list when the config enables it.
 NUMERACY_TABLES = []
+EQUATE_TABLES = []
 
 
 def fetch_input(wildcards):

@@ -23,6 +23,8 @@ from pathlib import Path
 from string import ascii_lowercase, digits
 from typing import Any
 
+from tqdm import tqdm
+
 from reprobe.equate.baselines import NON_ENTAILMENT, PairLike, _field
 from reprobe.equate.jsonl import LABELS, read_pairs
 from reprobe.errors import ReprobeError
@@ -96,7 +98,8 @@ def predict_nli(
     rows = [(_field(p, "sentence1"), _field(p, "sentence2")) for p in pairs]
     predictions: list[str] = []
     with torch.inference_mode():
-        for start in range(0, len(rows), batch_size):
+        for start in tqdm(range(0, len(rows), batch_size), desc="NLI batches", unit="batch",
+                          mininterval=10):
             batch = rows[start:start + batch_size]
             # Premise first, as in MultiNLI fine-tuning; truncate only the longer side.
             encoded = tokenizer([p for p, _ in batch], [h for _, h in batch], padding=True,
@@ -185,6 +188,26 @@ def build_tiny_nli_model(
     shutil.rmtree(staging, ignore_errors=True)
     model.save_pretrained(str(staging))
     tokenizer.save_pretrained(str(staging))
+    shutil.rmtree(out_dir, ignore_errors=True)
+    staging.rename(out_dir)
+    return out_dir
+
+
+def assemble_checkpoint(files: Mapping[str, Path], out_dir: Path) -> Path:
+    """Gather a checkpoint's fetched files under their hub names in one folder, atomically."""
+    out_dir = Path(out_dir)
+    staging = out_dir.with_name(f".{out_dir.name}.tmp-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for name, source in files.items():
+        if "/" in name or name in ("", ".", ".."):
+            raise ValueError(f"checkpoint file name {name!r} must be a plain file name")
+        target = staging / name
+        # A hard link costs no space (weights are hundreds of MB); copy across file systems.
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copy2(source, target)
     shutil.rmtree(out_dir, ignore_errors=True)
     staging.rename(out_dir)
     return out_dir

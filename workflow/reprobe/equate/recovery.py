@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from reprobe.equate.jsonl import Pair, read_pairs
+from reprobe.equate.jsonl import Pair, read_pairs, write_pairs
 
 _SPACE = re.compile(r"\s+")
 
@@ -62,3 +62,23 @@ def recovery_table(candidates_jsonl: Path, released_jsonl: Path) -> dict[str, An
         "exact_rate": counts["recovered_exact"] / released if released else 0.0,
         "any_rate": (released - counts["missed"]) / released if released else 0.0,
     }
+
+
+def label_candidates(candidates_jsonl: Path, released_jsonl: Path, out_jsonl: Path, *,
+                     genre: str) -> dict[str, Any]:
+    """Write the candidates that are released pairs (exact match) with the released labels.
+
+    This is the rebuilt NewsNLI/RedditNLI test set: our text, the annotators' label. A swapped
+    match is left out: annotators labelled the other direction.
+    """
+    labels = {(normalise(row["sentence1"]), normalise(row["sentence2"])): row["gold_label"]
+              for row in read_pairs(released_jsonl)}
+    kept: list[Pair] = []
+    for pair in map(as_pair, read_pairs(candidates_jsonl, labelled=False)):
+        label = labels.get((normalise(pair.sentence1), normalise(pair.sentence2)))
+        if label is not None:
+            kept.append(Pair(pair.sentence1, pair.sentence2, label))
+    return write_pairs(kept, out_jsonl, genre=genre,
+                       sources={"candidates": candidates_jsonl, "released": released_jsonl},
+                       parameters={"match": "exact, lowercased, whitespace collapsed"},
+                       extra={"labels_from": Path(released_jsonl).name})

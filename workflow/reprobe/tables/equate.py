@@ -16,6 +16,7 @@ differ by MAJ's average, so both are given and each joins to the version that ha
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -45,6 +46,13 @@ CHANGE = "perturbed − unperturbed"
 TITLES = {
     "table6": "Table 6: accuracy (%) on EQUATE's five test sets, Δ over MAJ, averages",
     "s5.1": "§5.1: accuracy (%) on NewsNLI entailed pairs, unperturbed vs perturbed quantity",
+    "recovery": "Released NewsNLI/RedditNLI pairs among the rebuilt candidates",
+}
+RECOVERY_COLUMNS = {
+    "test_set": "test set", "candidates": "candidates", "released": "released",
+    "recovered_exact": "exact", "recovered_swapped": "swapped",
+    "recovered_premise_only": "premise only", "missed": "missed",
+    "exact_rate": "exact %", "any_rate": "any %",
 }
 
 # Both versions' row names, and the probes' likely spellings, to one name per model.
@@ -205,7 +213,8 @@ def perturbation_table(
     rows = rows[rows["metric"].isin([*PERTURBATION, NEUTRAL_SHARE])]
     pivot = rows[rows["metric"].isin(PERTURBATION)].pivot_table(
         index="model", columns="metric", values="value", aggfunc="last", sort=False)
-    counts = rows.groupby("model", sort=False)["n"].last()
+    # The change is over the perturbed set's pairs (the neutral-share row counts errors).
+    counts = rows[rows["metric"] == "perturbed"].groupby("model", sort=False)["n"].last()
     change = [{"model": model, "metric": CHANGE,
                "value": pivot.loc[model].get("perturbed", np.nan)
                - pivot.loc[model].get("unperturbed", np.nan), "n": counts.get(model)}
@@ -237,3 +246,17 @@ def write_perturbation_table(
     published = read_reference(reference, "s5.1") if reference is not None else None
     write_table(perturbation_table(read_scores(scores), published), csv, md,
                 title=TITLES["s5.1"])
+
+
+def recovery_table(counts: Sequence[Mapping[str, object]]) -> pd.DataFrame:
+    """One row per candidate builder: how its candidates meet the released pairs."""
+    frame = pd.DataFrame(list(counts), columns=list(RECOVERY_COLUMNS))
+    for rate in ("exact_rate", "any_rate"):
+        frame[rate] = (100 * pd.to_numeric(frame[rate])).round(1)
+    return frame.rename(columns=RECOVERY_COLUMNS)
+
+
+def write_recovery_table(recovery: list[Path], csv: Path, md: Path) -> None:
+    """Build the recovery table from `reprobe equate label` JSONs; write CSV and Markdown."""
+    counts = [json.loads(Path(path).read_text(encoding="utf-8")) for path in recovery]
+    write_table(recovery_table(counts), csv, md, title=TITLES["recovery"])

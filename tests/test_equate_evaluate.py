@@ -1,0 +1,99 @@
+"""Tests for running one Table 6 row on one evaluation set (reprobe.equate.evaluate)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from reprobe.equate.baselines import train_hyp
+from reprobe.equate.evaluate import Predictor, evaluate_set, predict_rows, score_rows
+from reprobe.equate.jsonl import Pair, read_pairs, write_pairs
+from reprobe.equate.pruner import load_word_list
+from reprobe.equate.qreas import Resources
+from reprobe.equate.wordnet import load_wordnet
+
+SAMPLES = REPO / "data/samples/equate"
+E, N, C = "entailment", "neutral", "contradiction"
+
+
+def write_set(path: Path, pairs: list[tuple[str, str, str]]) -> Path:
+    """A released-layout jsonl of (premise, hypothesis, label) triples."""
+    source = path.with_suffix(".src")
+    source.write_text("x")
+    write_pairs([Pair(*p) for p in pairs], path, genre="test", sources={"s": source},
+                parameters={})
+    return path
+
+
+def test_two_class_sets_fold_neutral_and_contradiction() -> None:
+    """On NewsNLI a predicted contradiction is right for a neutral pair; on RedditNLI it is not."""
+    gold, predicted = [N, E, N], [C, E, E]
+    two = score_rows(gold, predicted, model="M", test_set="newsnli", variant="released")
+    three = score_rows(gold, predicted, model="M", test_set="redditnli", variant="released")
+    assert two[0]["value"] == pytest.approx(200 / 3) and two[0]["n"] == 3
+    assert three[0]["value"] == pytest.approx(100 / 3)
+    assert (two[0]["table"], two[0]["setting"], two[0]["metric"]) == (
+        "table6", "released", "newsnli")
+
+
+def test_perturbed_rows_count_the_neutral_share_of_errors() -> None:
+    """§5.1: accuracy on perturbed pairs and the share of its errors that were `neutral`."""
+    rows = score_rows([C] * 4, [C, E, N, N], model="M", test_set="perturbed",
+                      variant="perturbation")
+    assert [(r["table"], r["metric"]) for r in rows] == [
+        ("s5.1", "perturbed"), ("s5.1", "neutral share of perturbed errors")]
+    # Two-class: a predicted neutral counts as non-entailment, so only E is an error.
+    assert rows[0]["value"] == 75.0
+    assert rows[1]["value"] == 0.0 and rows[1]["n"] == 1
+    unperturbed = score_rows([E, E], [E, N], model="M", test_set="unperturbed",
+                             variant="perturbation")
+    assert len(unperturbed) == 1 and unperturbed[0]["value"] == 50.0
+
+
+def test_empty_set_scores_nan() -> None:
+    assert math.isnan(score_rows([], [], model="M", test_set="awpnli",
+                                 variant="rebuilt")[0]["value"])
+
+
+def test_majority_row_writes_predictions_and_scores(tmp_path: Path) -> None:
+    pairs = write_set(tmp_path / "set.jsonl", [("A has 3 cats.", "A has 3 cats.", E),
+                                               ("B has 2 dogs.", "B has 5 dogs.", C),
+                                               ("C has 4 hens.", "C has 4 hens.", E)])
+    row = evaluate_set(Predictor("majority"), pairs, model="MAJ", test_set="awpnli",
+                       variant="rebuilt", scores_csv=tmp_path / "s.csv",
+                       predictions_jsonl=tmp_path / "p.jsonl")
+    assert row["value"] == pytest.approx(200 / 3)
+    written = list(csv.DictReader((tmp_path / "s.csv").open()))
+    assert written[0]["model"] == "MAJ" and written[0]["metric"] == "awpnli"
+    predictions = [json.loads(line) for line in (tmp_path / "p.jsonl").open()]
+    assert [p["predicted"] for p in predictions] == [E, E, E]
+    assert predictions[1]["gold_label"] == C
+
+
+def test_hyp_and_qreas_rows_label_every_pair(tmp_path: Path) -> None:
+    rows = list(read_pairs(SAMPLES / "rte_quant.jsonl"))
+    model = train_hyp(SAMPLES / "nli_train.jsonl", tmp_path / "hyp.bin", epochs=5, dim=10)
+    hyp = predict_rows(Predictor("hyp", hyp_model=model), rows)
+    resources = Resources(load_wordnet(SAMPLES / "wordnet"), load_word_list(
+        SAMPLES / "jobs.txt"), load_word_list(SAMPLES / "nationalities.txt"))
+    qreas = predict_rows(Predictor("qreas", resources=resources), rows)
+    assert len(hyp) == len(qreas) == len(rows)
+    assert set(hyp) <= {E, N, C} and set(qreas) <= {E, N, C}
+    # A number word matched to a numeral, and a composed difference (6 million − 4 million).
+    for hypothesis in ("12 miners were rescued.", "Sales grew by 2 million units."):
+        assert qreas[next(i for i, r in enumerate(rows) if r["sentence2"] == hypothesis)] == E
+
+
+def test_unknown_kind_and_missing_model_are_errors() -> None:
+    with pytest.raises(ValueError, match="unknown predictor kind"):
+        predict_rows(Predictor("oracle"), [])
+    with pytest.raises(ValueError, match="hypothesis-only model"):
+        predict_rows(Predictor("hyp"), [])
+    with pytest.raises(ValueError, match="unknown variant"):
+        evaluate_set(Predictor("majority"), Path("x"), model="M", test_set="awpnli",
+                     variant="other", scores_csv=Path("s"), predictions_jsonl=Path("p"))

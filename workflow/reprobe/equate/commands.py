@@ -1,0 +1,249 @@
+"""`reprobe equate …`: the steps of the EQUATE workflow (Ravichander et al. 2019)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+from reprobe.errors import ReprobeError
+from reprobe.io import atomic_write_text
+
+log = logging.getLogger("reprobe.equate")
+
+
+def _report(what: str, stats: dict[str, object]) -> None:
+    """Log a builder's counts without its card (written beside the output)."""
+    log.info("%s: %s", what, json.dumps({k: v for k, v in stats.items() if k != "card"}))
+
+
+def cmd_awpnli(args: argparse.Namespace) -> None:
+    """Build AwpNLI from arithmetic word problems (Roy & Roth questions.json)."""
+    from reprobe.equate.awpnli import build_awpnli
+
+    _report("AwpNLI", build_awpnli(Path(args.problems), Path(args.output), seed=args.seed))
+
+
+def cmd_stresstest(args: argparse.Namespace) -> None:
+    """Build the quantifier Stress Test from AQuA-RAT problems."""
+    from reprobe.equate.stresstest import build_stress_test
+
+    _report("Stress Test", build_stress_test(Path(args.aqua), Path(args.output), seed=args.seed))
+
+
+def cmd_newsnli(args: argparse.Namespace) -> None:
+    """Build the NewsNLI candidate pairs from CNN stories (unlabelled)."""
+    from reprobe.equate.newsnli import build_newsnli_candidates
+
+    _report("NewsNLI candidates", build_newsnli_candidates(Path(args.stories), Path(args.output)))
+
+
+def cmd_redditnli(args: argparse.Namespace) -> None:
+    """Build the RedditNLI candidate pairs from r/economics submission dumps (unlabelled)."""
+    from reprobe.equate.redditnli import build_redditnli_candidates
+
+    stats = build_redditnli_candidates([Path(d) for d in args.dumps], Path(args.output),
+                                       top=args.top, days=args.days)
+    _report("RedditNLI candidates", stats)
+
+
+def cmd_label(args: argparse.Namespace) -> None:
+    """Label candidates from the released set they recover; count what is recovered."""
+    from reprobe.equate.recovery import label_candidates, recovery_table
+
+    counts = recovery_table(Path(args.candidates), Path(args.released))
+    label_candidates(Path(args.candidates), Path(args.released), Path(args.output),
+                     genre=args.genre)
+    atomic_write_text(Path(args.recovery), json.dumps(
+        {"test_set": args.test_set, **counts}, indent=2, sort_keys=True) + "\n")
+    _report(f"{args.test_set} recovery", counts)
+
+
+def cmd_perturb(args: argparse.Namespace) -> None:
+    """Write §5.1's unperturbed and perturbed NewsNLI sets."""
+    from reprobe.equate.perturb import build_perturbation_sets
+
+    stats = build_perturbation_sets(Path(args.newsnli), Path(args.unperturbed),
+                                    Path(args.perturbed), seed=args.seed)
+    _report("perturbation sets", stats)
+
+
+def cmd_train_hyp(args: argparse.Namespace) -> None:
+    """Train the hypothesis-only fastText classifier (HYP) on NLI pairs."""
+    from reprobe.equate.baselines import train_hyp
+
+    train_hyp(Path(args.train), Path(args.output), seed=args.seed, epochs=args.epochs,
+              dim=args.dim, lr=args.lr, word_ngrams=args.word_ngrams)
+
+
+def cmd_tiny_model(args: argparse.Namespace) -> None:
+    """Train a tiny BERT NLI checkpoint on NLI pairs (the offline neural row)."""
+    from reprobe.equate.neural import build_tiny_nli_model
+
+    build_tiny_nli_model(Path(args.output_dir), Path(args.train), seed=args.seed,
+                         hidden=args.hidden, layers=args.layers, steps=args.steps, lr=args.lr)
+
+
+def cmd_checkpoint(args: argparse.Namespace) -> None:
+    """Gather fetched checkpoint files (NAME=PATH) into one model folder."""
+    from reprobe.equate.neural import assemble_checkpoint
+
+    files = {}
+    for item in args.files:
+        name, sep, path = item.partition("=")
+        if not sep:
+            raise ReprobeError(f"checkpoint file: expected NAME=PATH, got {item!r}")
+        files[name] = Path(path)
+    assemble_checkpoint(files, Path(args.output_dir))
+
+
+def cmd_score(args: argparse.Namespace) -> None:
+    """Run one Table 6 row on one evaluation set; write predictions and score rows."""
+    from reprobe.equate.evaluate import Predictor, evaluate_set
+
+    resources = None
+    if args.kind == "qreas":
+        from reprobe.equate.pruner import load_word_list
+        from reprobe.equate.qreas import Resources
+        from reprobe.equate.wordnet import load_wordnet
+
+        resources = Resources(load_wordnet(Path(args.wordnet)), load_word_list(Path(args.jobs)),
+                              load_word_list(Path(args.nationalities)),
+                              max_depth=args.max_depth, max_solutions=args.max_solutions)
+    predictor = Predictor(
+        args.kind, hyp_model=Path(args.hyp_model) if args.hyp_model else None,
+        checkpoint=Path(args.checkpoint) if args.checkpoint else None,
+        label_map=json.loads(args.label_map) if args.label_map else None, resources=resources,
+        threads=args.threads)
+    row = evaluate_set(predictor, Path(args.pairs), model=args.model, test_set=args.test_set,
+                       variant=args.variant, scores_csv=Path(args.scores),
+                       predictions_jsonl=Path(args.predictions))
+    log.info("%s on %s/%s: %.1f%% of %s", args.model, args.variant, args.test_set,
+             row["value"], row["n"])
+
+
+def cmd_table6(args: argparse.Namespace) -> None:
+    """Write Table 6 (one evaluation variant) beside one published version."""
+    from reprobe.tables.equate import write_table6
+
+    write_table6([Path(s) for s in args.scores], Path(args.reference), Path(args.csv),
+                  Path(args.md))
+
+
+def cmd_perturbation_table(args: argparse.Namespace) -> None:
+    """Write the §5.1 table: accuracy on unperturbed vs perturbed NewsNLI pairs."""
+    from reprobe.tables.equate import write_perturbation_table
+
+    write_perturbation_table([Path(s) for s in args.scores],
+                             Path(args.reference) if args.reference else None,
+                             Path(args.csv), Path(args.md))
+
+
+def cmd_recovery_table(args: argparse.Namespace) -> None:
+    """Write how many released NewsNLI/RedditNLI pairs the candidate builders recover."""
+    from reprobe.tables.equate import write_recovery_table
+
+    write_recovery_table([Path(r) for r in args.recovery], Path(args.csv), Path(args.md))
+
+
+def register(commands: argparse._SubParsersAction,
+             add: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add the `equate` command group to the CLI."""
+    group = commands.add_parser("equate", help="Ravichander et al. 2019: EQUATE and Q-REAS")
+    sub = group.add_subparsers(dest="equate_command", required=True, metavar="STEP")
+
+    awp = add("awpnli", cmd_awpnli, sub)
+    awp.add_argument("--problems", required=True, help="questions.json (Roy & Roth)")
+    awp.add_argument("--output", required=True, help="AwpNLI jsonl (a .card.json goes beside)")
+    awp.add_argument("--seed", type=int, required=True, help="seed of the wrong guesses")
+
+    stress = add("stresstest", cmd_stresstest, sub)
+    stress.add_argument("--aqua", required=True, help="AQuA-RAT problems, one JSON a line")
+    stress.add_argument("--output", required=True, help="Stress Test jsonl")
+    stress.add_argument("--seed", type=int, required=True, help="seed of the changed quantities")
+
+    news = add("newsnli", cmd_newsnli, sub)
+    news.add_argument("--stories", required=True, help="folder (or .tgz) of CNN .story files")
+    news.add_argument("--output", required=True, help="candidate jsonl (gold_label empty)")
+
+    reddit = add("redditnli", cmd_redditnli, sub)
+    reddit.add_argument("--output", required=True, help="candidate jsonl (gold_label empty)")
+    reddit.add_argument("--top", type=int, default=300, help="pairs kept (paper 300)")
+    reddit.add_argument("--days", type=float, default=3, help="pairing window in days")
+    reddit.add_argument("dumps", nargs="+", help="Pushshift submission dumps (.zst or NDJSON)")
+
+    label = add("label", cmd_label, sub)
+    label.add_argument("--test-set", required=True, help="newsnli or redditnli")
+    label.add_argument("--candidates", required=True, help="candidate jsonl")
+    label.add_argument("--released", required=True, help="released jsonl with human labels")
+    label.add_argument("--genre", required=True, help="genre field of the written rows")
+    label.add_argument("--output", required=True, help="rebuilt labelled jsonl")
+    label.add_argument("--recovery", required=True, help="recovery counts, JSON")
+
+    perturb = add("perturb", cmd_perturb, sub)
+    perturb.add_argument("--newsnli", required=True, help="labelled NewsNLI jsonl")
+    perturb.add_argument("--unperturbed", required=True, help="jsonl to write")
+    perturb.add_argument("--perturbed", required=True, help="jsonl to write")
+    perturb.add_argument("--seed", type=int, required=True)
+
+    hyp = add("train-hyp", cmd_train_hyp, sub)
+    hyp.add_argument("--train", required=True, help="NLI training jsonl (MultiNLI layout)")
+    hyp.add_argument("--output", required=True, help="fastText model .bin")
+    hyp.add_argument("--seed", type=int, required=True)
+    hyp.add_argument("--epochs", type=int, default=5)
+    hyp.add_argument("--dim", type=int, default=100)
+    hyp.add_argument("--lr", type=float, default=0.1)
+    hyp.add_argument("--word-ngrams", type=int, default=1)
+
+    tiny = add("tiny-model", cmd_tiny_model, sub)
+    tiny.add_argument("--train", required=True, help="NLI training jsonl (MultiNLI layout)")
+    tiny.add_argument("--output-dir", required=True, help="checkpoint folder")
+    tiny.add_argument("--seed", type=int, required=True)
+    tiny.add_argument("--hidden", type=int, default=32)
+    tiny.add_argument("--layers", type=int, default=2)
+    tiny.add_argument("--steps", type=int, default=30)
+    tiny.add_argument("--lr", type=float, default=3e-3)
+
+    checkpoint = add("checkpoint", cmd_checkpoint, sub)
+    checkpoint.add_argument("--output-dir", required=True, help="checkpoint folder")
+    checkpoint.add_argument("files", nargs="+", help="NAME=PATH: hub file name and fetched file")
+
+    score = add("score", cmd_score, sub)
+    score.add_argument("--kind", choices=["majority", "hyp", "neural", "qreas"], required=True)
+    score.add_argument("--model", required=True, help="row name in Table 6")
+    score.add_argument("--test-set", required=True,
+                       help="rte_quant, newsnli, redditnli, stresstest, awpnli, "
+                       "unperturbed or perturbed")
+    score.add_argument("--variant", choices=["released", "rebuilt", "perturbation"],
+                       required=True)
+    score.add_argument("--pairs", required=True, help="the evaluation jsonl")
+    score.add_argument("--scores", required=True, help="score rows CSV to write")
+    score.add_argument("--predictions", required=True, help="predictions jsonl to write")
+    score.add_argument("--hyp-model", help="HYP: the fastText model")
+    score.add_argument("--checkpoint", help="neural: the checkpoint folder")
+    score.add_argument("--label-map", help="neural: JSON class name -> label")
+    score.add_argument("--wordnet", help="Q-REAS: WordNet database folder")
+    score.add_argument("--jobs", help="Q-REAS: job list")
+    score.add_argument("--nationalities", help="Q-REAS: nationality list")
+    score.add_argument("--max-depth", type=int, default=3, help="Q-REAS: tree depth")
+    score.add_argument("--max-solutions", type=int, default=50, help="Q-REAS: equations kept")
+    score.add_argument("--threads", type=int, default=1, help="neural: CPU threads")
+
+    table6 = add("table6", cmd_table6, sub)
+    table6.add_argument("--reference", required=True, help="published Table 6, long CSV")
+    table6.add_argument("--csv", required=True)
+    table6.add_argument("--md", required=True)
+    table6.add_argument("scores", nargs="+", help="score rows CSVs")
+
+    perturbation = add("perturbation-table", cmd_perturbation_table, sub)
+    perturbation.add_argument("--reference", help="published numbers with s5.1 rows")
+    perturbation.add_argument("--csv", required=True)
+    perturbation.add_argument("--md", required=True)
+    perturbation.add_argument("scores", nargs="+", help="score rows CSVs")
+
+    recovery = add("recovery-table", cmd_recovery_table, sub)
+    recovery.add_argument("--csv", required=True)
+    recovery.add_argument("--md", required=True)
+    recovery.add_argument("recovery", nargs="+", help="recovery JSONs from `equate label`")

@@ -1,0 +1,122 @@
+"""Run one Table 6 row (MAJ, HYP, a neural checkpoint or Q-REAS) on one EQUATE evaluation set.
+
+An evaluation set is a released-layout jsonl file named by a test set (rte_quant, newsnli,
+redditnli, stresstest, awpnli) and a variant: `released` (the published file, human labels),
+`rebuilt` (what this workflow built from raw sources; NewsNLI/RedditNLI candidates carry the
+labels of the released pairs they recover) or `perturbation` (§5.1: `unperturbed` and
+`perturbed` NewsNLI pairs).
+
+Every predictor returns three-way labels where it can; the label space of the set is applied
+when scoring (`baselines.fold`), so the predictions file keeps what the model said and the
+§5.1 "share of errors that are neutral" can be counted on the perturbed pairs.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from reprobe.equate.baselines import fold, is_two_class, majority_baseline, predict_hyp
+from reprobe.equate.jsonl import read_pairs
+from reprobe.equate.reasoner import NEUTRAL
+from reprobe.io import atomic_path
+
+KINDS = ("majority", "hyp", "neural", "qreas")
+VARIANTS = ("released", "rebuilt", "perturbation")
+PERTURBATION_SETS = ("unperturbed", "perturbed")
+SCORE_COLUMNS = ("paper", "table", "model", "setting", "metric", "value", "n")
+NEUTRAL_SHARE = "neutral share of perturbed errors"
+
+
+@dataclass(frozen=True)
+class Predictor:
+    """What one Table 6 row needs to label pairs: its kind and the files it reads."""
+
+    kind: str
+    hyp_model: Path | None = None
+    checkpoint: Path | None = None
+    label_map: Mapping[str, str] | None = None
+    resources: Any = None  # reprobe.equate.qreas.Resources for Q-REAS
+    threads: int = 1
+
+
+def two_class_of(test_set: str, variant: str) -> bool:
+    """The label space of an evaluation set: the §5.1 sets are NewsNLI pairs (two-class)."""
+    return True if variant == "perturbation" else is_two_class(test_set)
+
+
+def predict_rows(predictor: Predictor, rows: Sequence[dict[str, Any]]) -> list[str]:
+    """Labels of one predictor for rows (three-way, except MAJ on a two-class set)."""
+    if predictor.kind == "majority":
+        # MAJ sees gold labels by definition (§4.1: the test set's majority class).
+        return majority_baseline(rows)
+    if predictor.kind == "hyp":
+        if predictor.hyp_model is None:
+            raise ValueError("HYP needs a trained hypothesis-only model")
+        return predict_hyp(predictor.hyp_model, rows)
+    if predictor.kind == "neural":
+        if predictor.checkpoint is None:
+            raise ValueError("a neural row needs a checkpoint folder")
+        import torch
+
+        from reprobe.equate.neural import predict_nli
+
+        # The job's cores, not the node's: torch would otherwise start a thread per CPU it sees.
+        torch.set_num_threads(predictor.threads)
+        return predict_nli(predictor.checkpoint, rows, label_map=predictor.label_map)
+    if predictor.kind == "qreas":
+        from reprobe.equate.qreas import predict
+
+        # A progress bar in the rule's log: the Stress Test has thousands of pairs.
+        return [predict(row, resources=predictor.resources, two_class=False)
+                for row in tqdm(rows, desc="Q-REAS", unit="pair", mininterval=10)]
+    raise ValueError(f"unknown predictor kind {predictor.kind!r}; expected one of {KINDS}")
+
+
+def score_rows(gold: Sequence[str], predicted: Sequence[str], *, model: str, test_set: str,
+               variant: str) -> list[dict[str, object]]:
+    """Long score rows (accuracy in %, n) of one model on one evaluation set."""
+    two_class = two_class_of(test_set, variant)
+    hits = sum(fold(g, two_class) == fold(p, two_class)
+               for g, p in zip(gold, predicted, strict=True))
+    n = len(gold)
+    value = 100.0 * hits / n if n else float("nan")
+    table, metric, setting = (("s5.1", test_set, "") if variant == "perturbation"
+                              else ("table6", test_set, variant))
+    rows: list[dict[str, object]] = [{"paper": "equate", "table": table, "model": model,
+                                      "setting": setting, "metric": metric, "value": value,
+                                      "n": n}]
+    if variant == "perturbation" and test_set == "perturbed":
+        errors = [p for g, p in zip(gold, predicted, strict=True)
+                  if fold(g, two_class) != fold(p, two_class)]
+        share = 100.0 * sum(p == NEUTRAL for p in errors) / len(errors) if errors else float("nan")
+        rows.append({**rows[0], "metric": NEUTRAL_SHARE, "value": share, "n": len(errors)})
+    return rows
+
+
+def evaluate_set(predictor: Predictor, pairs_jsonl: Path, *, model: str, test_set: str,
+                 variant: str, scores_csv: Path, predictions_jsonl: Path) -> dict[str, object]:
+    """Label an evaluation set, write the predictions and the score rows; return the first row."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+    rows = list(read_pairs(Path(pairs_jsonl)))
+    predicted = predict_rows(predictor, rows)
+    gold = [row["gold_label"] for row in rows]
+    with atomic_path(predictions_jsonl) as tmp, tmp.open("w", encoding="utf-8") as handle:
+        for row, label in zip(rows, predicted, strict=True):
+            record = {"sentence1": row["sentence1"], "sentence2": row["sentence2"],
+                      "gold_label": row["gold_label"], "predicted": label}
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    scores = score_rows(gold, predicted, model=model, test_set=test_set, variant=variant)
+    with atomic_path(scores_csv) as tmp, tmp.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=SCORE_COLUMNS)
+        writer.writeheader()
+        writer.writerows(scores)
+    return scores[0]
+

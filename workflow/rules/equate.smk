@@ -1,0 +1,309 @@
+# EQUATE (Ravichander et al. 2019): the five test sets rebuilt from raw sources, MAJ, HYP,
+# neural NLI rows and Q-REAS on released and rebuilt sets, Table 6, §5.1's perturbation study.
+
+
+include: "equate_common.smk"
+
+
+wildcard_constraints:
+    variant="|".join(EQ_SETS),
+    test_set="|".join(s for sets in EQ_SETS.values() for s in sets) or "no-sets",
+    model="|".join(re.escape(m) for m in EQ_MODELS_BY_SLUG),
+    version="conll|arxiv",
+
+
+rule equate_awpnli:
+    input:
+        input_target(EQ_INPUTS["arithmetic"]),
+    output:
+        f"{EQ_DATA}/rebuilt/awpnli.jsonl",
+    log:
+        "logs/equate_awpnli.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=30,
+    params:
+        problems=input_param(EQ_INPUTS["arithmetic"]),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe equate awpnli --problems {params.problems} --output {output} "
+        "--seed {params.seed} 2> {log}"
+
+
+rule equate_stresstest:
+    input:
+        input_target(EQ_INPUTS["aqua"]),
+    output:
+        f"{EQ_DATA}/rebuilt/stresstest.jsonl",
+    log:
+        "logs/equate_stresstest.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=60,
+    params:
+        aqua=input_param(EQ_INPUTS["aqua"]),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe equate stresstest --aqua {params.aqua} --output {output} "
+        "--seed {params.seed} 2> {log}"
+
+
+rule equate_newsnli:
+    input:
+        input_target(EQ_INPUTS["cnn_stories"]),
+    output:
+        f"{EQ_DATA}/candidates/newsnli.jsonl",
+    log:
+        "logs/equate_newsnli.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=4096,
+        runtime=120,
+    params:
+        stories=input_param(EQ_INPUTS["cnn_stories"]),
+    shell:
+        "python -m reprobe equate newsnli --stories {params.stories} --output {output} "
+        "2> {log}"
+
+
+rule equate_redditnli:
+    input:
+        [raw_target(name) for name in EQ_REDDIT_DUMPS],
+    output:
+        f"{EQ_DATA}/candidates/redditnli.jsonl",
+    log:
+        "logs/equate_redditnli.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=4096,
+        runtime=240,
+    params:
+        top=EQUATE["redditnli"]["top"],
+        days=EQUATE["redditnli"]["days"],
+    shell:
+        "python -m reprobe equate redditnli --top {params.top} --days {params.days} "
+        "--output {output} {input} 2> {log}"
+
+
+rule equate_label:
+    input:
+        candidates=f"{EQ_DATA}/candidates/{{test_set}}.jsonl",
+        released=lambda wildcards: eval_target("released", wildcards.test_set),
+    output:
+        pairs=f"{EQ_DATA}/rebuilt/{{test_set}}.jsonl",
+        recovery=f"{EQ_DATA}/recovery/{{test_set}}.json",
+    log:
+        "logs/equate_label/{test_set}.log",
+    wildcard_constraints:
+        test_set="|".join(EQ_LABELLED) or "no-sets",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=30,
+    params:
+        released=released_param,
+        genre=lambda wildcards: EQ_CANDIDATES[wildcards.test_set],
+    shell:
+        "python -m reprobe equate label --test-set {wildcards.test_set} "
+        "--candidates {input.candidates} --released {params.released} "
+        "--genre {params.genre} --output {output.pairs} --recovery {output.recovery} "
+        "2> {log}"
+
+
+rule equate_perturb:
+    input:
+        eval_target("released", "newsnli") if EQ_SETS["perturbation"] else [],
+    output:
+        unperturbed=f"{EQ_DATA}/perturbation/unperturbed.jsonl",
+        perturbed=f"{EQ_DATA}/perturbation/perturbed.jsonl",
+    log:
+        "logs/equate_perturb.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=30,
+    params:
+        newsnli=input_param(EQ_RELEASED.get("newsnli", {})),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe equate perturb --newsnli {params.newsnli} "
+        "--unperturbed {output.unperturbed} --perturbed {output.perturbed} "
+        "--seed {params.seed} 2> {log}"
+
+
+rule equate_train_hyp:
+    input:
+        input_target(EQ_INPUTS["nli_train"]),
+    output:
+        f"{EQ_MODELS}/hyp.bin",
+    log:
+        "logs/equate_train_hyp.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=120,
+    params:
+        train=input_param(EQ_INPUTS["nli_train"]),
+        seed=config["seed"],
+        epochs=EQUATE["hyp"]["epochs"],
+        dim=EQUATE["hyp"]["dim"],
+        lr=EQUATE["hyp"]["lr"],
+        word_ngrams=EQUATE["hyp"]["word_ngrams"],
+    shell:
+        "python -m reprobe equate train-hyp --train {params.train} --output {output} "
+        "--seed {params.seed} --epochs {params.epochs} --dim {params.dim} --lr {params.lr} "
+        "--word-ngrams {params.word_ngrams} 2> {log}"
+
+
+rule equate_tiny_model:
+    input:
+        input_target(EQ_INPUTS["nli_train"]),
+    output:
+        directory(f"{EQ_MODELS}/neural/{{model}}"),
+    log:
+        "logs/equate_tiny_model/{model}.log",
+    wildcard_constraints:
+        model="|".join(re.escape(m) for m in EQ_TINY) or "no-models",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=30,
+    params:
+        train=input_param(EQ_INPUTS["nli_train"]),
+        seed=config["seed"],
+        spec=lambda wildcards: neural_spec(wildcards.model)["tiny"],
+    shell:
+        "python -m reprobe equate tiny-model --train {params.train} --output-dir {output} "
+        "--seed {params.seed} --hidden {params.spec[hidden]} --layers {params.spec[layers]} "
+        "--steps {params.spec[steps]} --lr {params.spec[lr]} 2> {log}"
+
+
+rule equate_checkpoint:
+    input:
+        unpack(checkpoint_files),
+    output:
+        directory(f"{EQ_MODELS}/neural/{{model}}"),
+    log:
+        "logs/equate_checkpoint/{model}.log",
+    wildcard_constraints:
+        model="|".join(re.escape(m) for m in EQ_FETCHED) or "no-models",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=30,
+    params:
+        files=lambda wildcards, input: " ".join(
+            shlex.quote(f"{name}={path}") for name, path in input.items()
+        ),
+    shell:
+        "python -m reprobe equate checkpoint --output-dir {output} {params.files} 2> {log}"
+
+
+rule equate_score:
+    input:
+        unpack(score_inputs),
+    output:
+        scores=f"{EQ_RESULTS}/scores/{{variant}}/{{test_set}}/{{model}}.csv",
+        predictions=f"{EQ_RESULTS}/predictions/{{variant}}/{{test_set}}/{{model}}.jsonl",
+    log:
+        "logs/equate_score/{variant}/{test_set}/{model}.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards: 8000 if wildcards.model in EQ_FETCHED else 2048,
+        runtime=lambda wildcards: 360 if wildcards.model in EQ_FETCHED else 120,
+    params:
+        arguments=score_arguments,
+    shell:
+        "python -m reprobe equate score {params.arguments} --test-set {wildcards.test_set} "
+        "--variant {wildcards.variant} --threads {threads} --scores {output.scores} "
+        "--predictions {output.predictions} 2> {log}"
+
+
+rule equate_table6:
+    input:
+        scores=lambda wildcards: variant_scores(wildcards.variant),
+        reference=REFERENCE / "equate/table6_{version}.csv",
+    output:
+        csv=f"{EQ_TABLES}/table6_{{variant}}_{{version}}.csv",
+        md=f"{EQ_TABLES}/table6_{{variant}}_{{version}}.md",
+    log:
+        "logs/equate_table6/{variant}_{version}.log",
+    wildcard_constraints:
+        variant="released|rebuilt",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    shell:
+        "python -m reprobe equate table6 --reference {input.reference} --csv {output.csv} "
+        "--md {output.md} {input.scores} 2> {log}"
+
+
+rule equate_perturbation_table:
+    input:
+        scores=variant_scores("perturbation"),
+        reference=REFERENCE / f"equate/table6_{EQUATE['versions'][0]}.csv",
+    output:
+        csv=f"{EQ_TABLES}/perturbation.csv",
+        md=f"{EQ_TABLES}/perturbation.md",
+    log:
+        "logs/equate_perturbation_table.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    shell:
+        "python -m reprobe equate perturbation-table --reference {input.reference} "
+        "--csv {output.csv} --md {output.md} {input.scores} 2> {log}"
+
+
+rule equate_recovery_table:
+    input:
+        [f"{EQ_DATA}/recovery/{test_set}.json" for test_set in EQ_LABELLED],
+    output:
+        csv=f"{EQ_TABLES}/recovery.csv",
+        md=f"{EQ_TABLES}/recovery.md",
+    log:
+        "logs/equate_recovery_table.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    shell:
+        "python -m reprobe equate recovery-table --csv {output.csv} --md {output.md} "
+        "{input} 2> {log}"
+
+
+# One paper's tables: `snakemake --cores all equate`.
+rule equate:
+    input:
+        EQUATE_TABLES,
+    localrule: True
