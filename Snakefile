@@ -10,8 +10,11 @@ sys.path.insert(0, str(Path(workflow.basedir) / "workflow"))
 
 from reprobe.config import check_config  # noqa: E402
 
+# A --configfile replaces the embedded default instead of being merged into it (Snakemake's
+# default): merged, the default's sample sources and stand-in models would join the paper's run.
+if not workflow.overwrite_configfiles:
 
-configfile: "config/config.yaml"
+    configfile: "config/config.yaml"
 
 
 # Before any rule runs: one readable line per problem, naming the key (misspelled keys, wrong

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -58,3 +59,30 @@ def test_bad_equate_row_names_file_and_line(tmp_path, caplog):
     assert code == 1
     assert str(pairs) in caplog.text and "line 2" in caplog.text
     assert not (tmp_path / "s.csv").exists() and not (tmp_path / "p.jsonl").exists()
+
+
+def test_rebuilt_set_compared_with_a_released_one(tmp_path):
+    """`equate recovery`: a Stress Test rebuilt with the same seed reproduces every pair."""
+    aqua = REPO / "data/samples/equate/aqua_dev.json"
+    for name, seed in (("released", 1), ("rebuilt", 1), ("other", 2)):
+        assert main(["equate", "stresstest", "--aqua", str(aqua), "--seed", str(seed),
+                     "--output", str(tmp_path / f"{name}.jsonl")]) == 0
+    for name in ("rebuilt", "other"):
+        assert main(["equate", "recovery", "--test-set", "stresstest", "--rebuilt",
+                     str(tmp_path / f"{name}.jsonl"), "--released",
+                     str(tmp_path / "released.jsonl"),
+                     "--output", str(tmp_path / f"{name}.json")]) == 0
+    same = json.loads((tmp_path / "rebuilt.json").read_text())
+    other = json.loads((tmp_path / "other.json").read_text())
+    assert same["recovered_exact"] == same["released"] == 36 and same["test_set"] == "stresstest"
+    # Another seed changes the hypotheses: entailment and contradiction pairs keep their
+    # premise; neutral pairs (premise = the entailed rewrite) are missed.
+    assert other["recovered_exact"] < 36 and other["recovered_premise_only"] >= 24
+
+
+def test_score_names_the_missing_option(tmp_path, caplog):
+    code = main(["equate", "score", "--kind", "qreas", "--model", "Q-REAS", "--test-set",
+                 "awpnli", "--variant", "rebuilt", "--pairs", "x.jsonl", "--jobs", "j.txt",
+                 "--scores", str(tmp_path / "s.csv"), "--predictions", str(tmp_path / "p.jsonl")])
+    assert code == 1
+    assert "needs --wordnet, --nationalities" in caplog.text

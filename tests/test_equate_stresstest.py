@@ -70,6 +70,20 @@ def test_build_balanced_and_deterministic(tmp_path: Path) -> None:
     assert len(list(read_pairs(a))) == 36
 
 
+def test_premise_cap_samples_in_file_order(tmp_path: Path) -> None:
+    """A seeded sample of premises, kept in file order; a cap above the count keeps all."""
+    stats = build_stress_test(SAMPLE, tmp_path / "a.jsonl", seed=3, max_premises=5)
+    assert stats["premises"] == 5 and stats["premises_found"] == 12 and stats["pairs"] == 15
+    kept = list(dict.fromkeys(r["sentence1"] for r in read_pairs(tmp_path / "a.jsonl")
+                              if r["gold_label"] != "neutral"))
+    order = premises(SAMPLE)
+    assert kept == sorted(kept, key=order.index)
+    again = build_stress_test(SAMPLE, tmp_path / "b.jsonl", seed=3, max_premises=5)
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    assert again == stats
+    assert build_stress_test(SAMPLE, tmp_path / "c.jsonl", seed=3, max_premises=99)["pairs"] == 36
+
+
 def test_bad_line_is_named(tmp_path: Path) -> None:
     """A malformed AQuA line raises an error naming it."""
     path = tmp_path / "aqua.json"

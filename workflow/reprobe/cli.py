@@ -19,7 +19,7 @@ EPILOG = """\
 The workflow runs these commands from its rules; run them by hand to debug one step.
 Typical use is through Snakemake:
   snakemake --cores all all                                    # the embedded default, offline
-  snakemake --cores all --configfile config/paper.yaml all     # the full reproduction
+  snakemake all --cores all --configfile config/paper.yaml     # the full reproduction
   snakemake results/tables/corpus/wikipedia_stats.csv          # one table and what it needs
 """
 

@@ -76,12 +76,7 @@ def reference_errors(config: dict[str, Any]) -> list[str]:
         if name is not None and name not in sources:
             problems.append(f"wikipedia.{key}: no source named {name!r} under sources")
     for model, spec in (config.get("numeracy") or {}).get("off_the_shelf", {}).items():
-        if spec.get("source") not in sources:
-            problems.append(f"numeracy.off_the_shelf.{model}.source: no source named "
-                            f"{spec.get('source')!r} under sources")
-        elif spec.get("member") and not sources[spec["source"]].get("extract"):
-            problems.append(f"numeracy.off_the_shelf.{model}.member: source "
-                            f"{spec['source']!r} is not extracted (extract: true)")
+        problems += _input_errors(f"numeracy.off_the_shelf.{model}", spec, sources)
     return problems + equate_reference_errors(config)
 
 
@@ -95,7 +90,7 @@ def _input_errors(key: str, spec: dict[str, Any], sources: dict[str, Any]) -> li
 
 
 def equate_reference_errors(config: dict[str, Any]) -> list[str]:
-    """Sources named by the equate section that the config does not define."""
+    """Sources named by the equate section that the config does not define (or extract)."""
     sources = config.get("sources", {})
     equate = config.get("equate") or {}
     problems = []
@@ -103,10 +98,11 @@ def equate_reference_errors(config: dict[str, Any]) -> list[str]:
         for name, spec in (equate.get(group) or {}).items():
             if isinstance(spec, dict):
                 problems += _input_errors(f"equate.{group}.{name}", spec, sources)
-    for index, name in enumerate((equate.get("inputs") or {}).get("reddit", [])):
-        if name not in sources:
-            problems.append(f"equate.inputs.reddit[{index}]: no source named {name!r} under "
-                            "sources")
+    for key in ("reddit", "arithmetic_folds"):
+        for index, name in enumerate((equate.get("inputs") or {}).get(key, [])):
+            if name not in sources:
+                problems.append(f"equate.inputs.{key}[{index}]: no source named {name!r} "
+                                "under sources")
     for model, spec in (equate.get("neural") or {}).items():
         for filename, name in (spec.get("files") or {}).items():
             if name not in sources:

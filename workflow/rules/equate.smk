@@ -15,6 +15,7 @@ wildcard_constraints:
 rule equate_awpnli:
     input:
         input_target(EQ_INPUTS["arithmetic"]),
+        folds=[raw_target(name) for name in EQ_INPUTS["arithmetic_folds"]],
     output:
         f"{EQ_DATA}/rebuilt/awpnli.jsonl",
     log:
@@ -30,7 +31,7 @@ rule equate_awpnli:
         seed=config["seed"],
     shell:
         "python -m reprobe equate awpnli --problems {params.problems} --output {output} "
-        "--seed {params.seed} 2> {log}"
+        "--seed {params.seed} {input.folds} 2> {log}"
 
 
 rule equate_stresstest:
@@ -49,9 +50,14 @@ rule equate_stresstest:
     params:
         aqua=input_param(EQ_INPUTS["aqua"]),
         seed=config["seed"],
+        cap=(
+            f"--max-premises {EQUATE['stresstest']['max_premises']}"
+            if EQUATE["stresstest"]["max_premises"]
+            else ""
+        ),
     shell:
         "python -m reprobe equate stresstest --aqua {params.aqua} --output {output} "
-        "--seed {params.seed} 2> {log}"
+        "--seed {params.seed} {params.cap} 2> {log}"
 
 
 rule equate_newsnli:
@@ -120,6 +126,29 @@ rule equate_label:
         "--candidates {input.candidates} --released {params.released} "
         "--genre {params.genre} --output {output.pairs} --recovery {output.recovery} "
         "2> {log}"
+
+
+rule equate_compare:
+    input:
+        rebuilt=f"{EQ_DATA}/rebuilt/{{test_set}}.jsonl",
+        released=lambda wildcards: eval_target("released", wildcards.test_set),
+    output:
+        f"{EQ_DATA}/recovery/{{test_set}}.json",
+    log:
+        "logs/equate_compare/{test_set}.log",
+    wildcard_constraints:
+        test_set="|".join(EQ_COMPARED) or "no-sets",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=30,
+    params:
+        released=released_param,
+    shell:
+        "python -m reprobe equate recovery --test-set {wildcards.test_set} "
+        "--rebuilt {input.rebuilt} --released {params.released} --output {output} 2> {log}"
 
 
 rule equate_perturb:
@@ -285,7 +314,10 @@ rule equate_perturbation_table:
 
 rule equate_recovery_table:
     input:
-        [f"{EQ_DATA}/recovery/{test_set}.json" for test_set in EQ_LABELLED],
+        [
+            f"{EQ_DATA}/recovery/{test_set}.json"
+            for test_set in EQ_LABELLED + EQ_COMPARED
+        ],
     output:
         csv=f"{EQ_TABLES}/recovery.csv",
         md=f"{EQ_TABLES}/recovery.md",

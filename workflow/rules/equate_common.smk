@@ -13,6 +13,8 @@ EQ_TABLES = "results/tables/equate"
 # Candidate builders whose pairs take their labels from a released file, and the rows' genre.
 EQ_CANDIDATES = {"newsnli": "cnn", "redditnli": "reddit"}
 EQ_LABELLED = [s for s in EQ_CANDIDATES if s in EQ_RELEASED]
+# Synthetic sets with a released file to compare the rebuilt one with.
+EQ_COMPARED = [s for s in ("stresstest", "awpnli") if s in EQ_RELEASED]
 # What each variant evaluates: the released files configured; the sets built here (candidates
 # only when their released file can label them); §5.1's sets when released NewsNLI is there.
 EQ_SETS = {
@@ -58,7 +60,7 @@ EQUATE_TABLES = [
         for version in EQUATE["versions"]
     ),
     *([f"{EQ_TABLES}/perturbation.csv"] if EQ_SETS["perturbation"] else []),
-    *([f"{EQ_TABLES}/recovery.csv"] if EQ_LABELLED else []),
+    *([f"{EQ_TABLES}/recovery.csv"] if EQ_LABELLED + EQ_COMPARED else []),
 ]
 
 

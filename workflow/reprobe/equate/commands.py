@@ -23,14 +23,16 @@ def cmd_awpnli(args: argparse.Namespace) -> None:
     """Build AwpNLI from arithmetic word problems (Roy & Roth questions.json)."""
     from reprobe.equate.awpnli import build_awpnli
 
-    _report("AwpNLI", build_awpnli(Path(args.problems), Path(args.output), seed=args.seed))
+    _report("AwpNLI", build_awpnli(Path(args.problems), Path(args.output), seed=args.seed,
+                                   folds=[Path(f) for f in args.folds]))
 
 
 def cmd_stresstest(args: argparse.Namespace) -> None:
     """Build the quantifier Stress Test from AQuA-RAT problems."""
     from reprobe.equate.stresstest import build_stress_test
 
-    _report("Stress Test", build_stress_test(Path(args.aqua), Path(args.output), seed=args.seed))
+    _report("Stress Test", build_stress_test(Path(args.aqua), Path(args.output), seed=args.seed,
+                                             max_premises=args.max_premises))
 
 
 def cmd_newsnli(args: argparse.Namespace) -> None:
@@ -49,16 +51,29 @@ def cmd_redditnli(args: argparse.Namespace) -> None:
     _report("RedditNLI candidates", stats)
 
 
+def _write_recovery(test_set: str, rebuilt: Path, released: Path, output: Path) -> None:
+    """Count the released pairs found among rebuilt ones; write the counts as JSON."""
+    from reprobe.equate.recovery import recovery_table
+
+    counts = recovery_table(rebuilt, released)
+    atomic_write_text(output, json.dumps({"test_set": test_set, **counts}, indent=2,
+                                         sort_keys=True) + "\n")
+    _report(f"{test_set} recovery", counts)
+
+
 def cmd_label(args: argparse.Namespace) -> None:
     """Label candidates from the released set they recover; count what is recovered."""
-    from reprobe.equate.recovery import label_candidates, recovery_table
+    from reprobe.equate.recovery import label_candidates
 
-    counts = recovery_table(Path(args.candidates), Path(args.released))
     label_candidates(Path(args.candidates), Path(args.released), Path(args.output),
                      genre=args.genre)
-    atomic_write_text(Path(args.recovery), json.dumps(
-        {"test_set": args.test_set, **counts}, indent=2, sort_keys=True) + "\n")
-    _report(f"{args.test_set} recovery", counts)
+    _write_recovery(args.test_set, Path(args.candidates), Path(args.released),
+                    Path(args.recovery))
+
+
+def cmd_recovery(args: argparse.Namespace) -> None:
+    """Count the released pairs a rebuilt set reproduces (exact, swapped, premise only)."""
+    _write_recovery(args.test_set, Path(args.rebuilt), Path(args.released), Path(args.output))
 
 
 def cmd_perturb(args: argparse.Namespace) -> None:
@@ -103,6 +118,11 @@ def cmd_score(args: argparse.Namespace) -> None:
     """Run one Table 6 row on one evaluation set; write predictions and score rows."""
     from reprobe.equate.evaluate import Predictor, evaluate_set
 
+    needed = {"hyp": ["hyp_model"], "neural": ["checkpoint"],
+              "qreas": ["wordnet", "jobs", "nationalities"]}.get(args.kind, [])
+    missing = [f"--{name.replace('_', '-')}" for name in needed if not getattr(args, name)]
+    if missing:
+        raise ReprobeError(f"equate score --kind {args.kind} needs {', '.join(missing)}")
     resources = None
     if args.kind == "qreas":
         from reprobe.equate.pruner import load_word_list
@@ -142,7 +162,7 @@ def cmd_perturbation_table(args: argparse.Namespace) -> None:
 
 
 def cmd_recovery_table(args: argparse.Namespace) -> None:
-    """Write how many released NewsNLI/RedditNLI pairs the candidate builders recover."""
+    """Write how many released pairs the rebuilt sets (and candidates) reproduce."""
     from reprobe.tables.equate import write_recovery_table
 
     write_recovery_table([Path(r) for r in args.recovery], Path(args.csv), Path(args.md))
@@ -158,11 +178,14 @@ def register(commands: argparse._SubParsersAction,
     awp.add_argument("--problems", required=True, help="questions.json (Roy & Roth)")
     awp.add_argument("--output", required=True, help="AwpNLI jsonl (a .card.json goes beside)")
     awp.add_argument("--seed", type=int, required=True, help="seed of the wrong guesses")
+    awp.add_argument("folds", nargs="*", help="files of problem ids to keep (allArith folds)")
 
     stress = add("stresstest", cmd_stresstest, sub)
     stress.add_argument("--aqua", required=True, help="AQuA-RAT problems, one JSON a line")
     stress.add_argument("--output", required=True, help="Stress Test jsonl")
     stress.add_argument("--seed", type=int, required=True, help="seed of the changed quantities")
+    stress.add_argument("--max-premises", type=int, default=None,
+                        help="keep a seeded sample of this many premises")
 
     news = add("newsnli", cmd_newsnli, sub)
     news.add_argument("--stories", required=True, help="folder (or .tgz) of CNN .story files")
@@ -181,6 +204,12 @@ def register(commands: argparse._SubParsersAction,
     label.add_argument("--genre", required=True, help="genre field of the written rows")
     label.add_argument("--output", required=True, help="rebuilt labelled jsonl")
     label.add_argument("--recovery", required=True, help="recovery counts, JSON")
+
+    recovery_counts = add("recovery", cmd_recovery, sub)
+    recovery_counts.add_argument("--test-set", required=True, help="stresstest or awpnli")
+    recovery_counts.add_argument("--rebuilt", required=True, help="the rebuilt jsonl")
+    recovery_counts.add_argument("--released", required=True, help="the released jsonl")
+    recovery_counts.add_argument("--output", required=True, help="recovery counts, JSON")
 
     perturb = add("perturb", cmd_perturb, sub)
     perturb.add_argument("--newsnli", required=True, help="labelled NewsNLI jsonl")
@@ -246,4 +275,5 @@ def register(commands: argparse._SubParsersAction,
     recovery = add("recovery-table", cmd_recovery_table, sub)
     recovery.add_argument("--csv", required=True)
     recovery.add_argument("--md", required=True)
-    recovery.add_argument("recovery", nargs="+", help="recovery JSONs from `equate label`")
+    recovery.add_argument("recovery", nargs="+",
+                          help="recovery JSONs from `equate label` or `equate recovery`")

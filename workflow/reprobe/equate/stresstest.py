@@ -23,7 +23,8 @@ Hypotheses. For each premise one quantity x is drawn uniformly; then, with y a n
 - neutral: the entailed pair reversed (premise and hypothesis swapped): a bound does not
   determine the exact number (Naik et al.'s rule).
 So each premise yields one pair per class and the classes are equal in number. A currency sign
-before x stays with the number ("less than $ 600"). Randomness: one generator seeded by `seed`.
+before x stays with the number ("less than $ 600"). Randomness: one generator seeded by `seed`
+(drawn first for the optional premise sample, then premise by premise).
 """
 
 from __future__ import annotations
@@ -181,10 +182,19 @@ def premises(aqua_json: Path) -> list[str]:
     return list(seen)
 
 
-def build_stress_test(aqua_json: Path, out_jsonl: Path, *, seed: int) -> dict[str, Any]:
-    """Build the quantifier Stress Test from an AQuA-RAT file; return stats."""
+def build_stress_test(aqua_json: Path, out_jsonl: Path, *, seed: int,
+                      max_premises: int | None = None) -> dict[str, Any]:
+    """Build the quantifier Stress Test from an AQuA-RAT file; return stats.
+
+    `max_premises` keeps a seeded uniform sample of that many premises, in file order (the
+    paper's 7,596 pairs are 2,532 premises; all of AQuA-RAT train has far more).
+    """
     found = premises(aqua_json)
     rng = random.Random(seed)
+    available = len(found)
+    if max_premises is not None and max_premises < available:
+        keep = set(rng.sample(range(available), max_premises))
+        found = [sentence for i, sentence in enumerate(found) if i in keep]
 
     def pairs() -> Iterator[Pair]:
         """Pairs premise by premise, in file order."""
@@ -192,7 +202,9 @@ def build_stress_test(aqua_json: Path, out_jsonl: Path, *, seed: int) -> dict[st
             yield from premise_pairs(sentence, rng)
 
     card = write_pairs(pairs(), out_jsonl, genre=GENRE, sources={"aqua": Path(aqua_json)},
-                       parameters={"seed": seed, "min_tokens": MIN_TOKENS})
-    stats = {"premises": len(found), "pairs": card["rows"], "labels": card["labels"]}
+                       parameters={"seed": seed, "min_tokens": MIN_TOKENS,
+                                   "max_premises": max_premises})
+    stats = {"premises_found": available, "premises": len(found), "pairs": card["rows"],
+             "labels": card["labels"]}
     log.info("Stress Test: %s", stats)
     return stats

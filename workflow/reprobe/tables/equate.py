@@ -46,10 +46,10 @@ CHANGE = "perturbed − unperturbed"
 TITLES = {
     "table6": "Table 6: accuracy (%) on EQUATE's five test sets, Δ over MAJ, averages",
     "s5.1": "§5.1: accuracy (%) on NewsNLI entailed pairs, unperturbed vs perturbed quantity",
-    "recovery": "Released NewsNLI/RedditNLI pairs among the rebuilt candidates",
+    "recovery": "Released pairs found among the rebuilt pairs (NewsNLI/RedditNLI: candidates)",
 }
 RECOVERY_COLUMNS = {
-    "test_set": "test set", "candidates": "candidates", "released": "released",
+    "test_set": "test set", "candidates": "rebuilt", "released": "released",
     "recovered_exact": "exact", "recovered_swapped": "swapped",
     "recovered_premise_only": "premise only", "missed": "missed",
     "exact_rate": "exact %", "any_rate": "any %",
