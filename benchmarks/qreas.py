@@ -1,13 +1,18 @@
-"""Q-REAS throughput: pairs per second on 1,000 pairs, and the share of time spent in the ILP.
+"""Q-REAS throughput: pairs per second, and the share of time spent in the ILP.
 
-The pairs are built here from templates with quantities (so the benchmark needs no data set):
-sums and differences that composition must justify, direct matches, ranges, mismatches and
-pairs without quantities, in a fixed, seeded order. Q-REAS runs on raw text (no released
-parses), so the time includes tagging; the WordNet is the project's sample
-(`data/samples/equate/wordnet`). The ILP time is the time inside `compose.ilp_feasible` (the
-HiGHS feasibility checks), measured by wrapping it.
+Two runs over the same pairs, side by side: ILP verdicts solved afresh for every pair (what
+Q-REAS costs when no equation shape repeats) and verdicts shared across pairs (what the
+workflow does: a verdict depends only on the equation's signature, see
+`reprobe.equate.compose.feasible`); their predictions must agree. The ILP time is the time
+inside `compose.ilp_feasible` (the HiGHS feasibility checks), measured by wrapping it.
+
+Pairs: by default generated here from templates with quantities (sums and differences that
+composition must justify, direct matches, ranges, mismatches), in a fixed, seeded order, and
+read from raw text (tagging included); or any released-layout jsonl (`--jsonl`, e.g.
+RTE_Quant.jsonl, whose CoreNLP parses are then used). WordNet: the project's sample.
 
     python benchmarks/qreas.py --pairs 1000
+    python benchmarks/qreas.py --jsonl RTE_Quant.jsonl
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import time
 from pathlib import Path
 
 from reprobe.equate import compose
+from reprobe.equate.jsonl import read_pairs
 from reprobe.equate.qreas import Resources, predict
 from reprobe.equate.wordnet import load_wordnet
 
@@ -48,39 +54,63 @@ def make_pair(rng: random.Random) -> dict[str, str]:
     return {"sentence1": premise, "sentence2": hypothesis, "gold_label": "entailment"}
 
 
-def main() -> None:
-    """Time Q-REAS on generated pairs and print pairs/s and the ILP's share."""
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pairs", type=int, default=1000, help="number of pairs (default 1000)")
-    parser.add_argument("--seed", type=int, default=13, help="seed of the pair generator")
-    args = parser.parse_args()
-
-    rng = random.Random(args.seed)
-    pairs = [make_pair(rng) for _ in range(args.pairs)]
-    resources = Resources(load_wordnet(REPO / "data/samples/equate/wordnet"))
-    ilp_seconds = [0.0, 0]
-    feasible = compose.ilp_feasible
+def timed_run(pairs: list[dict], resources: Resources, *, shared: bool
+              ) -> tuple[list[str], float, float, int]:
+    """Labels, wall seconds, ILP seconds and ILP checks of one pass over the pairs."""
+    ilp = [0.0, 0]
+    solve = compose.ilp_feasible
 
     def timed_feasible(*a: object, **k: object) -> bool:
         """`ilp_feasible`, timed."""
         start = time.perf_counter()
         try:
-            return feasible(*a, **k)  # type: ignore[arg-type]
+            return solve(*a, **k)  # type: ignore[arg-type]
         finally:
-            ilp_seconds[0] += time.perf_counter() - start
-            ilp_seconds[1] += 1
+            ilp[0] += time.perf_counter() - start
+            ilp[1] += 1
 
     compose.ilp_feasible = timed_feasible  # type: ignore[assignment]
-    predict(pairs[0], resources=resources)  # imports and tagger load, not timed
-    ilp_seconds[:] = [0.0, 0]
+    compose._VERDICTS.clear()
+    labels = []
     start = time.perf_counter()
-    labels = [predict(pair, resources=resources) for pair in pairs]
-    seconds = time.perf_counter() - start
-    print(f"pairs: {len(pairs)}, wall: {seconds:.2f} s, pairs/s: {len(pairs) / seconds:.1f}")
-    print(f"ILP checks: {ilp_seconds[1]}, ILP time: {ilp_seconds[0]:.2f} s "
-          f"({100 * ilp_seconds[0] / seconds:.1f}% of the total)")
-    counts = {label: labels.count(label) for label in sorted(set(labels))}
+    try:
+        for pair in pairs:
+            if not shared:
+                compose._VERDICTS.clear()
+            labels.append(predict(pair, resources=resources))
+    finally:
+        compose.ilp_feasible = solve  # type: ignore[assignment]
+    return labels, time.perf_counter() - start, ilp[0], int(ilp[1])
+
+
+def main() -> None:
+    """Time Q-REAS with per-pair and shared ILP verdicts; print pairs/s and the ILP's share."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pairs", type=int, default=1000, help="number of pairs (default 1000)")
+    parser.add_argument("--seed", type=int, default=13, help="seed of the pair generator")
+    parser.add_argument("--jsonl", type=Path, help="time these pairs instead (released layout)")
+    args = parser.parse_args()
+
+    if args.jsonl:
+        pairs = list(read_pairs(args.jsonl))[:args.pairs]
+    else:
+        rng = random.Random(args.seed)
+        pairs = [make_pair(rng) for _ in range(args.pairs)]
+    resources = Resources(load_wordnet(REPO / "data/samples/equate/wordnet"))
+    predict(pairs[0], resources=resources)  # imports and tagger load, not timed
+    results = {}
+    for name, shared in (("per-pair verdicts", False), ("shared verdicts", True)):
+        labels, seconds, ilp_seconds, checks = timed_run(pairs, resources, shared=shared)
+        results[name] = (labels, seconds)
+        print(f"{name}: {len(pairs)} pairs in {seconds:.2f} s, "
+              f"{len(pairs) / seconds:.1f} pairs/s; {checks} ILP checks, {ilp_seconds:.2f} s "
+              f"({100 * ilp_seconds / seconds:.1f}% of the time)")
+    (per_pair, slow), (shared_labels, fast) = results.values()
+    if per_pair != shared_labels:
+        raise SystemExit("shared verdicts changed a prediction: the cache key is unsound")
+    print(f"speed-up of shared verdicts: {slow / fast:.2f}x (same predictions)")
+    counts = {label: shared_labels.count(label) for label in sorted(set(shared_labels))}
     print(f"labels: {counts}")
 
 

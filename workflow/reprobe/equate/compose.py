@@ -360,15 +360,10 @@ def compose(premise: list[QuantityLike], target: QuantityLike, *, max_depth: int
             found.append(Expression(entry.tree, target, comparator))
     found.sort(key=lambda e: _sort_key(e, operators))
     solutions: list[Expression] = []
-    # The ILP only sees types, kinds and operand identity, so its verdicts are shared.
-    verdicts: dict[tuple, bool] = {}
     for expression in found:
         if len(solutions) >= max_solutions:
             break
-        key = _signature(premise, expression)
-        if check_ilp and key not in verdicts:
-            verdicts[key] = ilp_feasible(premise, expression, max_depth=max_depth)
-        if not check_ilp or verdicts[key]:
+        if not check_ilp or feasible(premise, expression, max_depth=max_depth):
             solutions.append(expression)
     return solutions
 
@@ -386,18 +381,38 @@ def _symbol_list(premise: Sequence[QuantityLike], target: QuantityLike
 
 
 def _signature(premise: Sequence[QuantityLike], expression: Expression) -> tuple:
-    """What the ILP can see of an equation: operators, and per operand its type, kind and
-    which other operands are the same premise quantity. Equal signatures, equal feasibility."""
+    """What the ILP can see of an equation: operators, and per operand its kind, which other
+    operands are the same premise quantity and which share its type (types numbered by first
+    appearance: the constraints only compare types). Equal signatures, equal feasibility —
+    whatever the units are called and whatever else the premise holds (unused symbols are
+    fixed to zero and constrain nothing)."""
     first_use: dict[int, int] = {}
+    type_ids: dict[str, int] = {}
     out: list[tuple] = []
     for s in expression.tree.postfix():
         if isinstance(s, int):
             q = premise[s]
-            out.append((unit_type(q), is_range(q), first_use.setdefault(s, len(first_use))))
+            out.append((type_ids.setdefault(unit_type(q), len(type_ids)), is_range(q),
+                        first_use.setdefault(s, len(first_use))))
         else:
             out.append((s,))
     target = expression.target
-    return (*out, (unit_type(target), is_range(target)), expression.comparator)
+    return (*out, (type_ids.setdefault(unit_type(target), len(type_ids)), is_range(target)),
+            expression.comparator)
+
+
+# ILP verdicts by (signature, max_depth), shared by every pair of a run: a verdict depends on
+# nothing else, so the cache changes speed, never results.
+_VERDICTS: dict[tuple, bool] = {}
+
+
+def feasible(premise: Sequence[QuantityLike], expression: Expression, *,
+             max_depth: int = 3) -> bool:
+    """`ilp_feasible`, solved once per equation signature and depth limit."""
+    key = (_signature(premise, expression), max_depth)
+    if key not in _VERDICTS:
+        _VERDICTS[key] = ilp_feasible(premise, expression, max_depth=max_depth)
+    return _VERDICTS[key]
 
 
 def ilp_feasible(premise: Sequence[QuantityLike], expression: Expression, *,
