@@ -39,9 +39,10 @@ def test_config_check_lists_sources():
     assert result.stdout.startswith("enwiki_excerpt\t")
 
 
-@pytest.mark.parametrize("step", ["awpnli", "stresstest", "newsnli", "redditnli", "label",
-                                  "perturb", "train-hyp", "tiny-model", "checkpoint", "score",
-                                  "table6", "perturbation-table", "recovery-table"])
+@pytest.mark.parametrize("step", ["awpnli", "stresstest", "newsnli-shard", "newsnli",
+                                  "reddit-titles", "redditnli", "label", "recovery", "perturb",
+                                  "train-hyp", "tiny-model", "checkpoint", "score", "table6",
+                                  "perturbation-table", "recovery-table"])
 def test_every_equate_step_has_help(step, capsys):
     with pytest.raises(SystemExit) as done:
         build_parser().parse_args(["equate", step, "--help"])

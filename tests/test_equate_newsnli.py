@@ -12,6 +12,7 @@ import pytest
 from reprobe.equate.jsonl import Pair, read_pairs
 from reprobe.equate.newsnli import (
     build_newsnli_candidates,
+    gather_newsnli_shards,
     is_temporal,
     iter_stories,
     jaccard,
@@ -21,6 +22,7 @@ from reprobe.equate.newsnli import (
     story_candidates,
     token_set,
     top_fraction,
+    write_newsnli_shard,
 )
 from reprobe.equate.recovery import as_pair
 
@@ -55,7 +57,7 @@ def test_points_need_a_quantity_and_no_temporal_expression() -> None:
     """Of the samples' 12 points, 3 are temporal and 2 have no quantity."""
     stats: Counter[str] = Counter()
     hypotheses = set()
-    for story in iter_stories(STORIES):
+    for _, story in iter_stories(STORIES):
         for _, pair in story_candidates(story, stats):
             hypotheses.update({pair.sentence1, pair.sentence2})
     assert (stats["highlights"], stats["highlights_temporal"],
@@ -115,3 +117,17 @@ def test_build_from_folder_and_tgz(tmp_path: Path) -> None:
     assert (point, f"She said the {point[4:]}.") in pairs
     card = json.loads((tmp_path / "a.jsonl.card.json").read_text())
     assert card["rows"] == 7 and card["counts"]["flipped"] == 4
+
+
+def test_shards_gather_to_the_single_process_result(tmp_path: Path) -> None:
+    """Any number of shards gives the same pairs, in the same order, as one process."""
+    build_newsnli_candidates(STORIES, tmp_path / "one.jsonl")
+    parquets = [tmp_path / f"s{shard}.parquet" for shard in range(3)]
+    for shard, parquet in enumerate(parquets):
+        write_newsnli_shard(STORIES, shard, 3, parquet)
+    gathered = gather_newsnli_shards(STORIES, parquets, tmp_path / "three.jsonl")
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "three.jsonl").read_bytes()
+    assert gathered["stories"] == 4 and gathered["candidates"] == 14
+    # A shard may hold no story at all (more shards than stories).
+    write_newsnli_shard(STORIES, 7, 8, tmp_path / "empty.parquet")
+    assert json.loads((tmp_path / "empty.json").read_text())["stories"] == 0

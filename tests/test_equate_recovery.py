@@ -64,10 +64,9 @@ def test_label_candidates_keeps_exact_matches_with_released_labels(tmp_path: Pat
     write_pairs([Pair("lena  bought 6 LAMPS.", "She bought 6 lamps.", "neutral"),
                  Pair("Growth was 2%", "GDP grew 2%.", "entailment")],
                 tmp_path / "r.jsonl", genre="news", sources={"s": source}, parameters={})
-    card = label_candidates(tmp_path / "c.jsonl", tmp_path / "r.jsonl", tmp_path / "out.jsonl",
-                            genre="cnn")
+    card = label_candidates(tmp_path / "c.jsonl", tmp_path / "r.jsonl", tmp_path / "out.jsonl")
     rows = list(read_pairs(tmp_path / "out.jsonl"))
     # The swapped pair is left out: its label is for the other direction.
     assert [(r["sentence1"], r["gold_label"], r["genre"]) for r in rows] == [
-        ("Lena bought 6 lamps.", "neutral", "cnn")]
+        ("Lena bought 6 lamps.", "neutral", "news")]
     assert card["rows"] == 1 and card["labels_from"] == "r.jsonl"

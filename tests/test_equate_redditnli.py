@@ -16,11 +16,13 @@ from reprobe.equate.redditnli import (
     SECONDS_PER_DAY,
     Title,
     build_redditnli_candidates,
+    gather_redditnli_shards,
     has_meta,
     read_submissions,
     top_pairs,
     usable_titles,
     window_pairs,
+    write_dump_titles,
 )
 from reprobe.errors import InputFormatError
 
@@ -101,3 +103,22 @@ def test_plain_ndjson_and_malformed_line(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"subreddit": "Economics", "title": "x 5", "id": "a"}) + "\n")
     with pytest.raises(InputFormatError, match="line 1: expected a numeric 'created_utc'"):
         build_redditnli_candidates([bad], tmp_path / "y.jsonl")
+
+
+def test_dump_shards_gather_to_the_single_process_result(tmp_path: Path) -> None:
+    """One title shard per dump, gathered in dump order: the same pairs as one pass, with
+    reposts across dumps dropped as in one pass."""
+    lines = zstandard.ZstdDecompressor().decompress(
+        DUMP.read_bytes(), max_output_size=1 << 20).decode().splitlines()
+    dumps = [tmp_path / "RS_a.ndjson", tmp_path / "RS_b.ndjson"]
+    dumps[0].write_text("\n".join(lines[:20]) + "\n")
+    dumps[1].write_text("\n".join(lines[20:]) + "\n")
+    single = build_redditnli_candidates(dumps, tmp_path / "one.jsonl", top=12)
+    parquets = [tmp_path / "a.parquet", tmp_path / "b.parquet"]
+    for dump, parquet in zip(dumps, parquets, strict=True):
+        write_dump_titles(dump, parquet)
+    gathered = gather_redditnli_shards(parquets, tmp_path / "two.jsonl", top=12)
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+    keys = ("submissions", "meta", "without_quantity", "reposts", "titles", "kept")
+    assert {k: gathered[k] for k in keys} == {k: single[k] for k in keys}
+    assert gathered["titles"] == 28 and gathered["reposts"] == 1

@@ -44,3 +44,8 @@ def iter_json_objects(path: Path | str, lines: Iterable[str]) -> Iterator[tuple[
         if not isinstance(record, dict):
             raise InputFormatError(path, f"line {number}", "expected a JSON object")
         yield number, record
+
+
+def stats_path(shard_parquet: Path) -> Path:
+    """Where a shard's counts go: a JSON file beside its Parquet table, same stem."""
+    return Path(shard_parquet).with_suffix(".json")

@@ -60,9 +60,35 @@ rule equate_stresstest:
         "--seed {params.seed} {params.cap} 2> {log}"
 
 
-rule equate_newsnli:
+rule equate_newsnli_shard:
     input:
         input_target(EQ_INPUTS["cnn_stories"]),
+    output:
+        parquet=f"{EQ_DATA}/shards/newsnli/{{shard}}.parquet",
+        counts=f"{EQ_DATA}/shards/newsnli/{{shard}}.json",
+    log:
+        "logs/equate_newsnli_shard/{shard}.log",
+    wildcard_constraints:
+        shard=r"\d+",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=120,
+    params:
+        stories=input_param(EQ_INPUTS["cnn_stories"]),
+        shards=EQUATE["newsnli"]["shards"],
+    shell:
+        "python -m reprobe equate newsnli-shard --stories {params.stories} "
+        "--shard {wildcards.shard} --shards {params.shards} --output {output.parquet} "
+        "2> {log}"
+
+
+rule equate_newsnli:
+    input:
+        stories=input_target(EQ_INPUTS["cnn_stories"]),
+        shards=EQ_NEWS_SHARDS,
     output:
         f"{EQ_DATA}/candidates/newsnli.jsonl",
     log:
@@ -72,17 +98,39 @@ rule equate_newsnli:
     threads: 1
     resources:
         mem_mb=4096,
-        runtime=120,
+        runtime=60,
     params:
         stories=input_param(EQ_INPUTS["cnn_stories"]),
     shell:
         "python -m reprobe equate newsnli --stories {params.stories} --output {output} "
+        "{input.shards} 2> {log}"
+
+
+rule equate_reddit_titles:
+    input:
+        lambda wildcards: raw_target(wildcards.dump),
+    output:
+        parquet=f"{EQ_DATA}/shards/redditnli/{{dump}}.parquet",
+        counts=f"{EQ_DATA}/shards/redditnli/{{dump}}.json",
+    log:
+        "logs/equate_reddit_titles/{dump}.log",
+    wildcard_constraints:
+        dump="|".join(re.escape(d) for d in EQ_REDDIT_DUMPS),
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        # Pushshift compressed with a 2 GiB window: the decoder may need that much.
+        mem_mb=4096,
+        runtime=240,
+    shell:
+        "python -m reprobe equate reddit-titles --dump {input} --output {output.parquet} "
         "2> {log}"
 
 
 rule equate_redditnli:
     input:
-        [raw_target(name) for name in EQ_REDDIT_DUMPS],
+        [f"{EQ_DATA}/shards/redditnli/{dump}.parquet" for dump in EQ_REDDIT_DUMPS],
     output:
         f"{EQ_DATA}/candidates/redditnli.jsonl",
     log:
@@ -92,7 +140,7 @@ rule equate_redditnli:
     threads: 1
     resources:
         mem_mb=4096,
-        runtime=240,
+        runtime=60,
     params:
         top=EQUATE["redditnli"]["top"],
         days=EQUATE["redditnli"]["days"],
@@ -120,11 +168,10 @@ rule equate_label:
         runtime=30,
     params:
         released=released_param,
-        genre=lambda wildcards: EQ_CANDIDATES[wildcards.test_set],
     shell:
         "python -m reprobe equate label --test-set {wildcards.test_set} "
         "--candidates {input.candidates} --released {params.released} "
-        "--genre {params.genre} --output {output.pairs} --recovery {output.recovery} "
+        "--output {output.pairs} --recovery {output.recovery} "
         "2> {log}"
 
 

@@ -10,9 +10,8 @@ EQ_DATA = "data/processed/equate"
 EQ_MODELS = "data/models/equate"
 EQ_RESULTS = "results/equate"
 EQ_TABLES = "results/tables/equate"
-# Candidate builders whose pairs take their labels from a released file, and the rows' genre.
-EQ_CANDIDATES = {"newsnli": "cnn", "redditnli": "reddit"}
-EQ_LABELLED = [s for s in EQ_CANDIDATES if s in EQ_RELEASED]
+# Candidate builders whose pairs take their labels from a released file.
+EQ_LABELLED = [s for s in ("newsnli", "redditnli") if s in EQ_RELEASED]
 # Synthetic sets with a released file to compare the rebuilt one with.
 EQ_COMPARED = [s for s in ("stresstest", "awpnli") if s in EQ_RELEASED]
 # What each variant evaluates: the released files configured; the sets built here (candidates
@@ -52,6 +51,10 @@ EQ_REDDIT_DUMPS = [
     instance
     for name in EQ_INPUTS["reddit"]
     for instance in source_instances(config, name)
+]
+EQ_NEWS_SHARDS = [
+    f"{EQ_DATA}/shards/newsnli/{shard}.parquet"
+    for shard in range(EQUATE["newsnli"]["shards"])
 ]
 EQUATE_TABLES = [
     *(

@@ -35,19 +35,35 @@ def cmd_stresstest(args: argparse.Namespace) -> None:
                                              max_premises=args.max_premises))
 
 
-def cmd_newsnli(args: argparse.Namespace) -> None:
-    """Build the NewsNLI candidate pairs from CNN stories (unlabelled)."""
-    from reprobe.equate.newsnli import build_newsnli_candidates
+def cmd_newsnli_shard(args: argparse.Namespace) -> None:
+    """Score one shard of the CNN stories: NewsNLI candidates before the top-half cut."""
+    from reprobe.equate.newsnli import write_newsnli_shard
 
-    _report("NewsNLI candidates", build_newsnli_candidates(Path(args.stories), Path(args.output)))
+    write_newsnli_shard(Path(args.stories), args.shard, args.shards, Path(args.output))
+
+
+def cmd_newsnli(args: argparse.Namespace) -> None:
+    """Gather the NewsNLI shards: keep the most similar half; write the candidates (unlabelled)."""
+    from reprobe.equate.newsnli import gather_newsnli_shards
+
+    stats = gather_newsnli_shards(Path(args.stories), [Path(p) for p in args.shards],
+                                  Path(args.output))
+    _report("NewsNLI candidates", stats)
+
+
+def cmd_reddit_titles(args: argparse.Namespace) -> None:
+    """One Reddit dump's usable r/economics titles (a RedditNLI shard)."""
+    from reprobe.equate.redditnli import write_dump_titles
+
+    write_dump_titles(Path(args.dump), Path(args.output))
 
 
 def cmd_redditnli(args: argparse.Namespace) -> None:
-    """Build the RedditNLI candidate pairs from r/economics submission dumps (unlabelled)."""
-    from reprobe.equate.redditnli import build_redditnli_candidates
+    """Gather the title shards: pair titles within days, keep the top (unlabelled)."""
+    from reprobe.equate.redditnli import gather_redditnli_shards
 
-    stats = build_redditnli_candidates([Path(d) for d in args.dumps], Path(args.output),
-                                       top=args.top, days=args.days)
+    stats = gather_redditnli_shards([Path(p) for p in args.shards], Path(args.output),
+                                    top=args.top, days=args.days)
     _report("RedditNLI candidates", stats)
 
 
@@ -65,8 +81,7 @@ def cmd_label(args: argparse.Namespace) -> None:
     """Label candidates from the released set they recover; count what is recovered."""
     from reprobe.equate.recovery import label_candidates
 
-    label_candidates(Path(args.candidates), Path(args.released), Path(args.output),
-                     genre=args.genre)
+    label_candidates(Path(args.candidates), Path(args.released), Path(args.output))
     _write_recovery(args.test_set, Path(args.candidates), Path(args.released),
                     Path(args.recovery))
 
@@ -187,21 +202,34 @@ def register(commands: argparse._SubParsersAction,
     stress.add_argument("--max-premises", type=int, default=None,
                         help="keep a seeded sample of this many premises")
 
+    news_shard = add("newsnli-shard", cmd_newsnli_shard, sub)
+    news_shard.add_argument("--stories", required=True,
+                            help="folder (or .tgz) of CNN .story files")
+    news_shard.add_argument("--shard", type=int, required=True, help="this shard, from 0")
+    news_shard.add_argument("--shards", type=int, required=True, help="number of shards")
+    news_shard.add_argument("--output", required=True,
+                            help="scored candidates, Parquet (counts go beside, .json)")
+
     news = add("newsnli", cmd_newsnli, sub)
-    news.add_argument("--stories", required=True, help="folder (or .tgz) of CNN .story files")
+    news.add_argument("--stories", required=True, help="the stories (named in the card)")
     news.add_argument("--output", required=True, help="candidate jsonl (gold_label empty)")
+    news.add_argument("shards", nargs="+", help="the shards' Parquet files, in shard order")
+
+    titles = add("reddit-titles", cmd_reddit_titles, sub)
+    titles.add_argument("--dump", required=True, help="a Pushshift submission dump (.zst/NDJSON)")
+    titles.add_argument("--output", required=True,
+                        help="usable titles, Parquet (counts go beside, .json)")
 
     reddit = add("redditnli", cmd_redditnli, sub)
     reddit.add_argument("--output", required=True, help="candidate jsonl (gold_label empty)")
     reddit.add_argument("--top", type=int, default=300, help="pairs kept (paper 300)")
     reddit.add_argument("--days", type=float, default=3, help="pairing window in days")
-    reddit.add_argument("dumps", nargs="+", help="Pushshift submission dumps (.zst or NDJSON)")
+    reddit.add_argument("shards", nargs="+", help="the dumps' title Parquet files, in dump order")
 
     label = add("label", cmd_label, sub)
     label.add_argument("--test-set", required=True, help="newsnli or redditnli")
     label.add_argument("--candidates", required=True, help="candidate jsonl")
     label.add_argument("--released", required=True, help="released jsonl with human labels")
-    label.add_argument("--genre", required=True, help="genre field of the written rows")
     label.add_argument("--output", required=True, help="rebuilt labelled jsonl")
     label.add_argument("--recovery", required=True, help="recovery counts, JSON")
 

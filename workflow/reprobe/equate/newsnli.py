@@ -38,6 +38,7 @@ length difference per label, and the experts' filtering (all need the human labe
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -49,10 +50,12 @@ from pathlib import Path
 from typing import Any
 
 import blingfire
+import pandas as pd
 
 from reprobe.equate.jsonl import UNLABELLED, Pair, write_pairs
 from reprobe.equate.quantities import parse_quantities, tokenize
 from reprobe.equate.recovery import normalise
+from reprobe.io import atomic_path, atomic_write_text, stats_path
 
 log = logging.getLogger(__name__)
 
@@ -143,24 +146,29 @@ def parse_story(name: str, text: str) -> Story:
     return Story(name, tuple(paragraphs), tuple(highlights))
 
 
-def iter_stories(stories: Path) -> Iterator[Story]:
-    """Stream stories from a folder, a single `.story` file, or a tar archive (any compression)."""
+def iter_stories(stories: Path, shard: int = 0, shards: int = 1) -> Iterator[tuple[int, Story]]:
+    """Stream (index, story) from a folder, a single `.story` file, or a tar archive (any
+    compression); with `shards`, only stories whose index is `shard` modulo `shards`."""
     stories = Path(stories)
     if stories.is_dir():
-        for path in sorted(stories.rglob("*.story")):
-            yield parse_story(path.name, path.read_text(encoding="utf-8"))
+        for index, path in enumerate(sorted(stories.rglob("*.story"))):
+            if index % shards == shard:
+                yield index, parse_story(path.name, path.read_text(encoding="utf-8"))
     elif stories.suffix == ".story":
-        yield parse_story(stories.name, stories.read_text(encoding="utf-8"))
+        if shard == 0:
+            yield 0, parse_story(stories.name, stories.read_text(encoding="utf-8"))
     else:
         # "r|*": streaming mode, members are read once in archive order, never seeked.
         with tarfile.open(stories, mode="r|*") as archive:
+            index = -1
             for member in archive:
                 if not (member.isfile() and member.name.endswith(".story")):
                     continue
-                handle = archive.extractfile(member)
+                index += 1
+                handle = archive.extractfile(member) if index % shards == shard else None
                 if handle is not None:
                     text = handle.read().decode("utf-8")
-                    yield parse_story(Path(member.name).name, text)
+                    yield index, parse_story(Path(member.name).name, text)
 
 
 def sentences(paragraphs: tuple[str, ...]) -> list[str]:
@@ -219,26 +227,70 @@ def top_fraction(
     return [pair for _, _, pair in sorted(best, key=lambda item: item[1])], threshold
 
 
-def build_newsnli_candidates(stories: Path, out_jsonl: Path) -> dict[str, Any]:
-    """Build NewsNLI candidate pairs from CNN stories into a released-layout jsonl; return stats."""
+COUNTS = ("stories", "highlights", "highlights_temporal", "highlights_without_quantity",
+          "highlights_used", "flipped")
+SHARD_COLUMNS = ("score", "story", "rank", "sentence1", "sentence2")
+
+
+def score_shard(stories: Path, shard: int = 0, shards: int = 1
+                ) -> tuple[pd.DataFrame, dict[str, int]]:
+    """One shard's scored candidates (story index and rank within it fix the input order)."""
     stats: Counter[str] = Counter()
-    # Only scored pairs are held: the top-half cut needs every score before it can choose.
-    scored = [(score, n, pair) for n, (score, pair) in enumerate(
-        pair for story in iter_stories(stories) for pair in story_candidates(story, stats))]
+    rows = [(score, index, rank, pair.sentence1, pair.sentence2)
+            for index, story in iter_stories(stories, shard, shards)
+            for rank, (score, pair) in enumerate(story_candidates(story, stats))]
+    return pd.DataFrame(rows, columns=list(SHARD_COLUMNS)), {k: stats[k] for k in COUNTS}
+
+
+def write_newsnli_shard(stories: Path, shard: int, shards: int, out_parquet: Path
+                        ) -> dict[str, int]:
+    """Score one shard of the stories; write its candidates (Parquet) and counts (JSON beside)."""
+    frame, counts = score_shard(stories, shard, shards)
+    atomic_write_text(stats_path(out_parquet),
+                      json.dumps(counts, indent=2, sort_keys=True) + "\n")
+    with atomic_path(out_parquet) as tmp:
+        frame.to_parquet(tmp, index=False)
+    log.info("NewsNLI shard %d/%d: %d candidates from %d stories", shard, shards, len(frame),
+             counts["stories"])
+    return counts
+
+
+def gather_newsnli(frames: list[pd.DataFrame], shard_counts: list[dict[str, int]],
+                   out_jsonl: Path, *, sources: dict[str, Path]) -> dict[str, Any]:
+    """Keep the most similar half of all shards' candidates; write them in input order."""
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=list(SHARD_COLUMNS))
+    frame = frame.sort_values(["story", "rank"], kind="stable").reset_index(drop=True)
+    scored = [(float(score), n, Pair(s1, s2, UNLABELLED)) for n, (score, s1, s2) in
+              enumerate(zip(frame["score"], frame["sentence1"], frame["sentence2"],
+                            strict=True))]
     kept, threshold = top_fraction(scored, KEEP_FRACTION)
     counts = {
-        **{key: stats[key] for key in ("stories", "highlights", "highlights_temporal",
-                                       "highlights_without_quantity", "highlights_used",
-                                       "flipped")},
+        **{key: sum(c.get(key, 0) for c in shard_counts) for key in COUNTS},
         "candidates": len(scored),
         "kept": len(kept),
         "jaccard_threshold": threshold,
     }
     card = write_pairs(
-        kept, out_jsonl, genre=GENRE, sources={"stories": Path(stories)},
+        kept, out_jsonl, genre=GENRE, sources=sources,
         parameters={"premises_per_point": PREMISES_PER_POINT, "keep_fraction": KEEP_FRACTION,
-                    "flip_pronouns": sorted(FLIP_PRONOUNS)},
+                    "flip_pronouns": sorted(FLIP_PRONOUNS), "shards": len(frames)},
         extra={"counts": counts})
     log.info("NewsNLI: %d of %d candidate pairs kept from %d stories", len(kept), len(scored),
-             stats["stories"])
+             counts["stories"])
     return {**counts, "card": card}
+
+
+def gather_newsnli_shards(stories: Path, shard_parquets: list[Path], out_jsonl: Path
+                          ) -> dict[str, Any]:
+    """`gather_newsnli` over the files of `write_newsnli_shard` (the card names `stories`)."""
+    frames = [pd.read_parquet(path) for path in shard_parquets]
+    counts = [json.loads(stats_path(path).read_text(encoding="utf-8")) for path in shard_parquets]
+    return gather_newsnli(frames, counts, out_jsonl, sources={"stories": Path(stories)})
+
+
+def build_newsnli_candidates(stories: Path, out_jsonl: Path) -> dict[str, Any]:
+    """Build NewsNLI candidate pairs from CNN stories in one process (one shard); return stats."""
+    # Only scored pairs are held: the top-half cut needs every score before it can choose.
+    frame, counts = score_shard(stories)
+    return gather_newsnli([frame], [counts], out_jsonl, sources={"stories": Path(stories)})

@@ -64,17 +64,20 @@ def recovery_table(candidates_jsonl: Path, released_jsonl: Path) -> dict[str, An
     }
 
 
-def label_candidates(candidates_jsonl: Path, released_jsonl: Path, out_jsonl: Path, *,
-                     genre: str) -> dict[str, Any]:
+def label_candidates(candidates_jsonl: Path, released_jsonl: Path, out_jsonl: Path
+                     ) -> dict[str, Any]:
     """Write the candidates that are released pairs (exact match) with the released labels.
 
-    This is the rebuilt NewsNLI/RedditNLI test set: our text, the annotators' label. A swapped
-    match is left out: annotators labelled the other direction.
+    This is the rebuilt NewsNLI/RedditNLI test set: our text (and genre), the annotators'
+    label. A swapped match is left out: annotators labelled the other direction.
     """
     labels = {(normalise(row["sentence1"]), normalise(row["sentence2"])): row["gold_label"]
               for row in read_pairs(released_jsonl)}
     kept: list[Pair] = []
-    for pair in map(as_pair, read_pairs(candidates_jsonl, labelled=False)):
+    genre = ""
+    for row in read_pairs(candidates_jsonl, labelled=False):
+        pair = as_pair(row)
+        genre = genre or str(row.get("genre", ""))
         label = labels.get((normalise(pair.sentence1), normalise(pair.sentence2)))
         if label is not None:
             kept.append(Pair(pair.sentence1, pair.sentence2, label))

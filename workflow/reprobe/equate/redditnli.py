@@ -29,14 +29,16 @@ from __future__ import annotations
 
 import heapq
 import io
+import json
 import logging
 import re
 from collections import Counter, deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+import pandas as pd
 import zstandard
 
 from reprobe.equate.jsonl import UNLABELLED, Pair, write_pairs
@@ -44,7 +46,7 @@ from reprobe.equate.newsnli import jaccard, token_set
 from reprobe.equate.quantities import parse_quantities
 from reprobe.equate.recovery import normalise
 from reprobe.errors import InputFormatError
-from reprobe.io import iter_json_objects
+from reprobe.io import atomic_path, atomic_write_text, iter_json_objects, stats_path
 from reprobe.numeracy.numerals import NUMBER_WORDS
 
 log = logging.getLogger(__name__)
@@ -118,32 +120,65 @@ def _created(record: dict[str, Any], path: Path) -> float:
                                "expected a numeric 'created_utc'") from None
 
 
+DUMP_COUNTS = ("submissions", "meta", "without_quantity")
+TITLE_COLUMNS = ("created", "id", "text")
+
+
+def dump_titles(path: Path, subreddit: str, stats: Counter[str]) -> list[Title]:
+    """One dump's titles of a subreddit that pass the meta and quantity filters, in file order."""
+    titles: list[Title] = []
+    for record in read_submissions(Path(path)):
+        if str(record.get("subreddit", "")).lower() != subreddit.lower():
+            continue
+        stats["submissions"] += 1
+        text = record.get("title")
+        if not isinstance(text, str):
+            raise InputFormatError(path, f"line {record['_line']}", "expected a string 'title'")
+        text = " ".join(text.split())
+        created = _created(record, Path(path))
+        if has_meta(text):
+            stats["meta"] += 1
+        elif not has_quantity(text):
+            stats["without_quantity"] += 1
+        else:
+            titles.append(Title(created, str(record.get("id", "")), text, token_set(text)))
+    return titles
+
+
+def deduplicate(titles: Iterable[Title], stats: Counter[str]) -> list[Title]:
+    """Drop reposts (same normalised text as an earlier title); sort by time, then id."""
+    seen: set[str] = set()
+    kept: list[Title] = []
+    for title in titles:
+        key = normalise(title.text)
+        if key in seen:
+            stats["reposts"] += 1
+        else:
+            seen.add(key)
+            kept.append(title)
+    kept.sort(key=lambda t: (t.created, t.id))
+    stats["titles"] = len(kept)
+    return kept
+
+
 def usable_titles(dumps: Sequence[Path], subreddit: str, stats: Counter[str]) -> list[Title]:
     """Filtered, deduplicated titles of one subreddit from the dumps, sorted by time then id."""
-    seen: set[str] = set()
-    titles: list[Title] = []
-    for path in dumps:
-        for record in read_submissions(Path(path)):
-            if str(record.get("subreddit", "")).lower() != subreddit.lower():
-                continue
-            stats["submissions"] += 1
-            text = record.get("title")
-            if not isinstance(text, str):
-                raise InputFormatError(path, f"line {record['_line']}", "expected a string 'title'")
-            text = " ".join(text.split())
-            created = _created(record, Path(path))
-            if has_meta(text):
-                stats["meta"] += 1
-            elif not has_quantity(text):
-                stats["without_quantity"] += 1
-            elif normalise(text) in seen:
-                stats["reposts"] += 1
-            else:
-                seen.add(normalise(text))
-                titles.append(Title(created, str(record.get("id", "")), text, token_set(text)))
-    titles.sort(key=lambda t: (t.created, t.id))
-    stats["titles"] = len(titles)
-    return titles
+    return deduplicate((t for path in dumps for t in dump_titles(path, subreddit, stats)), stats)
+
+
+def write_dump_titles(dump: Path, out_parquet: Path) -> dict[str, int]:
+    """One shard: a dump's usable r/economics titles (Parquet, file order), counts beside."""
+    stats: Counter[str] = Counter()
+    titles = dump_titles(dump, SUBREDDIT, stats)
+    frame = pd.DataFrame([(t.created, t.id, t.text) for t in titles], columns=list(TITLE_COLUMNS))
+    counts = {key: stats[key] for key in DUMP_COUNTS}
+    atomic_write_text(stats_path(out_parquet),
+                      json.dumps(counts, indent=2, sort_keys=True) + "\n")
+    with atomic_path(out_parquet) as tmp:
+        frame.to_parquet(tmp, index=False)
+    log.info("RedditNLI shard %s: %d usable titles of %d submissions", Path(dump).name,
+             len(titles), counts["submissions"])
+    return counts
 
 
 def window_pairs(titles: Sequence[Title], seconds: float) -> Iterator[tuple[Title, Title]]:
@@ -173,25 +208,51 @@ def top_pairs(pairs: Iterator[tuple[Title, Title]], top: int) -> list[tuple[floa
     return [(s, a, b) for s, _, a, b in sorted(heap, key=lambda x: (-x[0], -x[1]))]
 
 
-def build_redditnli_candidates(
-    dumps: list[Path], out_jsonl: Path, *, top: int = 300, days: float = 3,
-) -> dict[str, Any]:
-    """Build RedditNLI candidate pairs from Pushshift dumps into a released-layout jsonl."""
-    stats: Counter[str] = Counter()
-    titles = usable_titles(dumps, SUBREDDIT, stats)
+def pair_titles(titles: list[Title], stats: Counter[str], out_jsonl: Path, *, top: int,
+                days: float, sources: dict[str, Path]) -> dict[str, Any]:
+    """Pair deduplicated, time-sorted titles within `days`; write the `top` most similar."""
     best = top_pairs(window_pairs(titles, days * SECONDS_PER_DAY), top)
     pairs = [Pair(a.text, b.text, UNLABELLED) for _, a, b in best]
     counts = {
-        **{key: stats[key] for key in ("submissions", "meta", "without_quantity", "reposts",
-                                       "titles")},
+        **{key: stats[key] for key in (*DUMP_COUNTS, "reposts", "titles")},
         "kept": len(pairs),
         "jaccard_threshold": best[-1][0] if best else None,
     }
     card = write_pairs(
-        pairs, out_jsonl, genre=GENRE,
-        sources={f"dump{i}": Path(p) for i, p in enumerate(dumps)},
+        pairs, out_jsonl, genre=GENRE, sources=sources,
         parameters={"subreddit": SUBREDDIT, "top": top, "days": days,
                     "meta_markers": list(META_MARKERS)},
         extra={"counts": counts, "pair_ids": [[a.id, b.id] for _, a, b in best]})
     log.info("RedditNLI: %d pairs from %d titles", len(pairs), len(titles))
     return {**counts, "card": card}
+
+
+def gather_redditnli_shards(shard_parquets: list[Path], out_jsonl: Path, *, top: int = 300,
+                            days: float = 3) -> dict[str, Any]:
+    """Candidates from the dumps' title shards (in dump order, so reposts resolve as in one
+    pass)."""
+    stats: Counter[str] = Counter()
+    for path in shard_parquets:
+        stats.update(json.loads(stats_path(path).read_text(encoding="utf-8")))
+
+    def shard_titles() -> Iterator[Title]:
+        """Titles of every shard, in dump order then file order."""
+        for path in shard_parquets:
+            frame = pd.read_parquet(path)
+            for created, title_id, text in zip(frame["created"], frame["id"], frame["text"],
+                                               strict=True):
+                yield Title(float(created), str(title_id), text, token_set(text))
+
+    titles = deduplicate(shard_titles(), stats)
+    return pair_titles(titles, stats, out_jsonl, top=top, days=days,
+                       sources={f"shard{i}": Path(p) for i, p in enumerate(shard_parquets)})
+
+
+def build_redditnli_candidates(
+    dumps: list[Path], out_jsonl: Path, *, top: int = 300, days: float = 3,
+) -> dict[str, Any]:
+    """Build RedditNLI candidate pairs from Pushshift dumps in one process."""
+    stats: Counter[str] = Counter()
+    titles = usable_titles(dumps, SUBREDDIT, stats)
+    return pair_titles(titles, stats, out_jsonl, top=top, days=days,
+                       sources={f"dump{i}": Path(p) for i, p in enumerate(dumps)})
