@@ -29,7 +29,6 @@ from reprobe.io import atomic_path
 
 KINDS = ("majority", "hyp", "neural", "qreas")
 VARIANTS = ("released", "rebuilt", "perturbation")
-PERTURBATION_SETS = ("unperturbed", "perturbed")
 SCORE_COLUMNS = ("paper", "table", "model", "setting", "metric", "value", "n")
 NEUTRAL_SHARE = "neutral share of perturbed errors"
 

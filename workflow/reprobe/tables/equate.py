@@ -248,8 +248,8 @@ def write_perturbation_table(
                 title=TITLES["s5.1"])
 
 
-def recovery_table(counts: Sequence[Mapping[str, object]]) -> pd.DataFrame:
-    """One row per candidate builder: how its candidates meet the released pairs."""
+def recovery_summary(counts: Sequence[Mapping[str, object]]) -> pd.DataFrame:
+    """One row per rebuilt set (or candidate file): how it meets the released pairs."""
     frame = pd.DataFrame(list(counts), columns=list(RECOVERY_COLUMNS))
     for rate in ("exact_rate", "any_rate"):
         frame[rate] = (100 * pd.to_numeric(frame[rate])).round(1)
@@ -257,6 +257,6 @@ def recovery_table(counts: Sequence[Mapping[str, object]]) -> pd.DataFrame:
 
 
 def write_recovery_table(recovery: list[Path], csv: Path, md: Path) -> None:
-    """Build the recovery table from `reprobe equate label` JSONs; write CSV and Markdown."""
+    """Build the recovery table from `equate label`/`equate recovery` JSONs; write it."""
     counts = [json.loads(Path(path).read_text(encoding="utf-8")) for path in recovery]
-    write_table(recovery_table(counts), csv, md, title=TITLES["recovery"])
+    write_table(recovery_summary(counts), csv, md, title=TITLES["recovery"])
