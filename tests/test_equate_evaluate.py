@@ -75,6 +75,22 @@ def test_majority_row_writes_predictions_and_scores(tmp_path: Path) -> None:
     assert predictions[1]["gold_label"] == C
 
 
+def test_majority_is_counted_in_the_sets_label_space(tmp_path: Path) -> None:
+    """Three entailments against two neutrals and two contradictions: on a two-class set the
+    majority is non-entailment (4 of 7), on a three-class set entailment (3 of 7)."""
+    pairs = [("A has 3.", "A has 3.", E)] * 3 + [("B has 2.", "B has 9.", N)] * 2 + [
+        ("C has 4.", "C has 1.", C)] * 2
+    path = write_set(tmp_path / "set.jsonl", pairs)
+    two = evaluate_set(Predictor("majority"), path, model="MAJ", test_set="newsnli",
+                       variant="released", scores_csv=tmp_path / "a.csv",
+                       predictions_jsonl=tmp_path / "a.jsonl")
+    three = evaluate_set(Predictor("majority"), path, model="MAJ", test_set="redditnli",
+                         variant="released", scores_csv=tmp_path / "b.csv",
+                         predictions_jsonl=tmp_path / "b.jsonl")
+    assert two["value"] == pytest.approx(400 / 7)
+    assert three["value"] == pytest.approx(300 / 7)
+
+
 def test_hyp_and_qreas_rows_label_every_pair(tmp_path: Path) -> None:
     rows = list(read_pairs(SAMPLES / "rte_quant.jsonl"))
     model = train_hyp(SAMPLES / "nli_train.jsonl", tmp_path / "hyp.bin", epochs=5, dim=10)

@@ -64,9 +64,14 @@ def test_label_candidates_keeps_exact_matches_with_released_labels(tmp_path: Pat
     write_pairs([Pair("lena  bought 6 LAMPS.", "She bought 6 lamps.", "neutral"),
                  Pair("Growth was 2%", "GDP grew 2%.", "entailment")],
                 tmp_path / "r.jsonl", genre="news", sources={"s": source}, parameters={})
-    card = label_candidates(tmp_path / "c.jsonl", tmp_path / "r.jsonl", tmp_path / "out.jsonl")
+    counts = label_candidates(tmp_path / "c.jsonl", tmp_path / "r.jsonl", tmp_path / "out.jsonl")
     rows = list(read_pairs(tmp_path / "out.jsonl"))
     # The swapped pair is left out: its label is for the other direction.
     assert [(r["sentence1"], r["gold_label"], r["genre"]) for r in rows] == [
         ("Lena bought 6 lamps.", "neutral", "news")]
+    card = json.loads((tmp_path / "out.jsonl.card.json").read_text())
     assert card["rows"] == 1 and card["labels_from"] == "r.jsonl"
+    # The counts returned are those of the recovery table on the same two files.
+    assert counts == recovery_table(tmp_path / "c.jsonl", tmp_path / "r.jsonl")
+    assert (counts["recovered_exact"], counts["recovered_swapped"], counts["candidates"]) == (
+        1, 1, 3)

@@ -2,6 +2,13 @@
 import json
 
 from reprobe.config import source_instances
+from reprobe.equate.plan import (
+    compared_synthetic_sets,
+    evaluation_sets,
+    labelled_candidate_sets,
+    slug,
+    table_rows,
+)
 
 EQUATE = config["equate"]
 EQ_INPUTS = EQUATE["inputs"]
@@ -10,41 +17,14 @@ EQ_DATA = "data/processed/equate"
 EQ_MODELS = "data/models/equate"
 EQ_RESULTS = "results/equate"
 EQ_TABLES = "results/tables/equate"
-# Candidate builders whose pairs take their labels from a released file.
-EQ_LABELLED = [s for s in ("newsnli", "redditnli") if s in EQ_RELEASED]
-# Synthetic sets with a released file to compare the rebuilt one with.
-EQ_COMPARED = [s for s in ("stresstest", "awpnli") if s in EQ_RELEASED]
-# What each variant evaluates: the released files configured; the sets built here (candidates
-# only when their released file can label them); §5.1's sets when released NewsNLI is there.
-EQ_SETS = {
-    "released": [
-        s
-        for s in ("rte_quant", "newsnli", "redditnli", "stresstest", "awpnli")
-        if s in EQ_RELEASED
-    ],
-    "rebuilt": [*EQ_LABELLED, "stresstest", "awpnli"],
-    "perturbation": ["unperturbed", "perturbed"] if "newsnli" in EQ_RELEASED else [],
-}
+EQ_LABELLED = labelled_candidate_sets(EQ_RELEASED)
+EQ_COMPARED = compared_synthetic_sets(EQ_RELEASED)
+EQ_SETS = evaluation_sets(EQ_RELEASED)
 EQ_VARIANTS = ["released", "rebuilt"]
-
-
-def slug(name):
-    """A row name as a file name: runs of other characters than letters, digits, . and - become -."""
-    return re.sub(r"[^\w.-]+", "-", name).strip("-")
-
-
 EQ_TINY = [slug(name) for name, spec in EQUATE["neural"].items() if "tiny" in spec]
 EQ_FETCHED = [slug(name) for name, spec in EQUATE["neural"].items() if "files" in spec]
 # Table 6 rows: file-name slug -> (row name, predictor kind).
-EQ_MODELS_BY_SLUG = {
-    slug(name): (name, kind)
-    for name, kind in [
-        ("MAJ", "majority"),
-        ("HYP", "hyp"),
-        *((name, "neural") for name in EQUATE["neural"]),
-        ("Q-REAS", "qreas"),
-    ]
-}
+EQ_MODELS_BY_SLUG = table_rows(EQUATE["neural"])
 # MAJ is left out of §5.1: each perturbation set has one label, so MAJ would score 100%.
 EQ_PERTURBATION_MODELS = [m for m in EQ_MODELS_BY_SLUG if m != "MAJ"]
 EQ_REDDIT_DUMPS = [

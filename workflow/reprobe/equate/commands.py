@@ -14,25 +14,20 @@ from reprobe.io import atomic_write_text
 log = logging.getLogger("reprobe.equate")
 
 
-def _report(what: str, stats: dict[str, object]) -> None:
-    """Log a builder's counts without its card (written beside the output)."""
-    log.info("%s: %s", what, json.dumps({k: v for k, v in stats.items() if k != "card"}))
-
-
 def cmd_awpnli(args: argparse.Namespace) -> None:
     """Build AwpNLI from arithmetic word problems (Roy & Roth questions.json)."""
     from reprobe.equate.awpnli import build_awpnli
 
-    _report("AwpNLI", build_awpnli(Path(args.problems), Path(args.output), seed=args.seed,
-                                   folds=[Path(f) for f in args.folds]))
+    build_awpnli(Path(args.problems), Path(args.output), seed=args.seed,
+                 folds=[Path(f) for f in args.folds])
 
 
 def cmd_stresstest(args: argparse.Namespace) -> None:
     """Build the quantifier Stress Test from AQuA-RAT problems."""
     from reprobe.equate.stresstest import build_stress_test
 
-    _report("Stress Test", build_stress_test(Path(args.aqua), Path(args.output), seed=args.seed,
-                                             max_premises=args.max_premises))
+    build_stress_test(Path(args.aqua), Path(args.output), seed=args.seed,
+                      max_premises=args.max_premises)
 
 
 def cmd_newsnli_shard(args: argparse.Namespace) -> None:
@@ -46,9 +41,7 @@ def cmd_newsnli(args: argparse.Namespace) -> None:
     """Gather the NewsNLI shards: keep the most similar half; write the candidates (unlabelled)."""
     from reprobe.equate.newsnli import gather_newsnli_shards
 
-    stats = gather_newsnli_shards(Path(args.stories), [Path(p) for p in args.shards],
-                                  Path(args.output))
-    _report("NewsNLI candidates", stats)
+    gather_newsnli_shards(Path(args.stories), [Path(p) for p in args.shards], Path(args.output))
 
 
 def cmd_reddit_titles(args: argparse.Namespace) -> None:
@@ -62,42 +55,39 @@ def cmd_redditnli(args: argparse.Namespace) -> None:
     """Gather the title shards: pair titles within days, keep the top (unlabelled)."""
     from reprobe.equate.redditnli import gather_redditnli_shards
 
-    stats = gather_redditnli_shards([Path(p) for p in args.shards], Path(args.output),
-                                    top=args.top, days=args.days)
-    _report("RedditNLI candidates", stats)
+    gather_redditnli_shards([Path(p) for p in args.shards], Path(args.output), top=args.top,
+                            days=args.days)
 
 
-def _write_recovery(test_set: str, rebuilt: Path, released: Path, output: Path) -> None:
-    """Count the released pairs found among rebuilt ones; write the counts as JSON."""
-    from reprobe.equate.recovery import recovery_table
-
-    counts = recovery_table(rebuilt, released)
+def _write_recovery(test_set: str, counts: dict[str, object], output: Path) -> None:
+    """Write recovery counts as JSON, and log them."""
     atomic_write_text(output, json.dumps({"test_set": test_set, **counts}, indent=2,
                                          sort_keys=True) + "\n")
-    _report(f"{test_set} recovery", counts)
+    log.info("%s recovery: %s", test_set, json.dumps(counts))
 
 
 def cmd_label(args: argparse.Namespace) -> None:
     """Label candidates from the released set they recover; count what is recovered."""
     from reprobe.equate.recovery import label_candidates
 
-    label_candidates(Path(args.candidates), Path(args.released), Path(args.output))
-    _write_recovery(args.test_set, Path(args.candidates), Path(args.released),
-                    Path(args.recovery))
+    counts = label_candidates(Path(args.candidates), Path(args.released), Path(args.output))
+    _write_recovery(args.test_set, counts, Path(args.recovery))
 
 
 def cmd_recovery(args: argparse.Namespace) -> None:
     """Count the released pairs a rebuilt set reproduces (exact, swapped, premise only)."""
-    _write_recovery(args.test_set, Path(args.rebuilt), Path(args.released), Path(args.output))
+    from reprobe.equate.recovery import recovery_table
+
+    counts = recovery_table(Path(args.rebuilt), Path(args.released))
+    _write_recovery(args.test_set, counts, Path(args.output))
 
 
 def cmd_perturb(args: argparse.Namespace) -> None:
     """Write §5.1's unperturbed and perturbed NewsNLI sets."""
     from reprobe.equate.perturb import build_perturbation_sets
 
-    stats = build_perturbation_sets(Path(args.newsnli), Path(args.unperturbed),
-                                    Path(args.perturbed), seed=args.seed)
-    _report("perturbation sets", stats)
+    build_perturbation_sets(Path(args.newsnli), Path(args.unperturbed), Path(args.perturbed),
+                            seed=args.seed)
 
 
 def cmd_train_hyp(args: argparse.Namespace) -> None:

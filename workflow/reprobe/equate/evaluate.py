@@ -50,11 +50,13 @@ def two_class_of(test_set: str, variant: str) -> bool:
     return True if variant == "perturbation" else is_two_class(test_set)
 
 
-def predict_rows(predictor: Predictor, rows: Sequence[dict[str, Any]]) -> list[str]:
+def predict_rows(predictor: Predictor, rows: Sequence[dict[str, Any]], *,
+                 two_class: bool = False) -> list[str]:
     """Labels of one predictor for rows (three-way, except MAJ on a two-class set)."""
     if predictor.kind == "majority":
-        # MAJ sees gold labels by definition (§4.1: the test set's majority class).
-        return majority_baseline(rows)
+        # MAJ sees gold labels by definition (§4.1: the test set's majority class, counted in
+        # the set's label space: on a two-class set neutral and contradiction count together).
+        return majority_baseline(rows, two_class=two_class)
     if predictor.kind == "hyp":
         if predictor.hyp_model is None:
             raise ValueError("HYP needs a trained hypothesis-only model")
@@ -105,7 +107,7 @@ def evaluate_set(predictor: Predictor, pairs_jsonl: Path, *, model: str, test_se
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
     rows = list(read_pairs(Path(pairs_jsonl)))
-    predicted = predict_rows(predictor, rows)
+    predicted = predict_rows(predictor, rows, two_class=two_class_of(test_set, variant))
     gold = [row["gold_label"] for row in rows]
     with atomic_path(predictions_jsonl) as tmp, tmp.open("w", encoding="utf-8") as handle:
         for row, label in zip(rows, predicted, strict=True):

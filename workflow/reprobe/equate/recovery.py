@@ -33,20 +33,19 @@ def as_pair(row: dict[str, Any]) -> Pair:
     return Pair(row["sentence1"], row["sentence2"], row["gold_label"])
 
 
-def recovery_table(candidates_jsonl: Path, released_jsonl: Path) -> dict[str, Any]:
+def pair_key(pair: Pair) -> tuple[str, str]:
+    """The text key two pairs are matched on: both sentences normalised."""
+    return normalise(pair.sentence1), normalise(pair.sentence2)
+
+
+def recovery_counts(candidates: list[Pair], released: list[Pair]) -> dict[str, Any]:
     """Count released pairs found among the candidates: exact, swapped, premise-only."""
-    exact: set[tuple[str, str]] = set()
-    premises: set[str] = set()
-    candidates = 0
-    for pair in map(as_pair, read_pairs(candidates_jsonl, labelled=False)):
-        candidates += 1
-        exact.add((normalise(pair.sentence1), normalise(pair.sentence2)))
-        premises.add(normalise(pair.sentence1))
-    counts = {"released": 0, "recovered_exact": 0, "recovered_swapped": 0,
+    exact = {pair_key(pair) for pair in candidates}
+    premises = {key[0] for key in exact}
+    counts = {"released": len(released), "recovered_exact": 0, "recovered_swapped": 0,
               "recovered_premise_only": 0, "missed": 0}
-    for row in read_pairs(released_jsonl):
-        counts["released"] += 1
-        key = (normalise(row["sentence1"]), normalise(row["sentence2"]))
+    for pair in released:
+        key = pair_key(pair)
         if key in exact:
             counts["recovered_exact"] += 1
         elif key[::-1] in exact:
@@ -55,33 +54,38 @@ def recovery_table(candidates_jsonl: Path, released_jsonl: Path) -> dict[str, An
             counts["recovered_premise_only"] += 1
         else:
             counts["missed"] += 1
-    released = counts["released"]
+    total = counts["released"]
     return {
         **counts,
-        "candidates": candidates,
-        "exact_rate": counts["recovered_exact"] / released if released else 0.0,
-        "any_rate": (released - counts["missed"]) / released if released else 0.0,
+        "candidates": len(candidates),
+        "exact_rate": counts["recovered_exact"] / total if total else 0.0,
+        "any_rate": (total - counts["missed"]) / total if total else 0.0,
     }
+
+
+def recovery_table(candidates_jsonl: Path, released_jsonl: Path) -> dict[str, Any]:
+    """`recovery_counts` of a candidate (or rebuilt) file against a released file."""
+    return recovery_counts(list(map(as_pair, read_pairs(candidates_jsonl, labelled=False))),
+                           list(map(as_pair, read_pairs(released_jsonl))))
 
 
 def label_candidates(candidates_jsonl: Path, released_jsonl: Path, out_jsonl: Path
                      ) -> dict[str, Any]:
-    """Write the candidates that are released pairs (exact match) with the released labels.
+    """Write the candidates that are released pairs (exact match) with the released labels;
+    return the recovery counts (each file is read once for both).
 
     This is the rebuilt NewsNLI/RedditNLI test set: our text (and genre), the annotators'
     label. A swapped match is left out: annotators labelled the other direction.
     """
-    labels = {(normalise(row["sentence1"]), normalise(row["sentence2"])): row["gold_label"]
-              for row in read_pairs(released_jsonl)}
-    kept: list[Pair] = []
-    genre = ""
-    for row in read_pairs(candidates_jsonl, labelled=False):
-        pair = as_pair(row)
-        genre = genre or str(row.get("genre", ""))
-        label = labels.get((normalise(pair.sentence1), normalise(pair.sentence2)))
-        if label is not None:
-            kept.append(Pair(pair.sentence1, pair.sentence2, label))
-    return write_pairs(kept, out_jsonl, genre=genre,
-                       sources={"candidates": candidates_jsonl, "released": released_jsonl},
-                       parameters={"match": "exact, lowercased, whitespace collapsed"},
-                       extra={"labels_from": Path(released_jsonl).name})
+    rows = list(read_pairs(candidates_jsonl, labelled=False))
+    candidates = [as_pair(row) for row in rows]
+    released = list(map(as_pair, read_pairs(released_jsonl)))
+    labels = {pair_key(pair): pair.gold_label for pair in released}
+    kept = [Pair(pair.sentence1, pair.sentence2, labels[pair_key(pair)])
+            for pair in candidates if pair_key(pair) in labels]
+    genre = str(rows[0].get("genre", "")) if rows else ""
+    write_pairs(kept, out_jsonl, genre=genre,
+                sources={"candidates": candidates_jsonl, "released": released_jsonl},
+                parameters={"match": "exact, lowercased, whitespace collapsed"},
+                extra={"labels_from": Path(released_jsonl).name})
+    return recovery_counts(candidates, released)
