@@ -43,6 +43,11 @@ if "equate" in config:
     include: "workflow/rules/equate.smk"
 
 
+if "numersense" in config:
+
+    include: "workflow/rules/numersense.smk"
+
+
 rule all:
     default_target: True
     input:
@@ -50,3 +55,4 @@ rule all:
         TABLES,
         NUMERACY_TABLES,
         EQUATE_TABLES,
+        NUMERSENSE_TABLES,

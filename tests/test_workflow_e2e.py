@@ -278,6 +278,38 @@ def test_one_equate_table_plans_only_what_it_needs(tmp_path):
     assert "equate_score" not in plan and "wikipedia_shard" not in plan
 
 
+def test_default_run_builds_numersense_probes_models_and_tables(default_run):
+    data = default_run / "data/processed/numersense"
+    for built in ("rebuilt/test.core.masked.txt", "rebuilt/test.all.masked.txt",
+                  "rebuilt/train.masked.tsv", "released/test.core.labelled.tsv"):
+        assert (data / built).stat().st_size > 0, built
+    core = (data / "rebuilt/test.core.masked.txt").read_text(encoding="utf-8").splitlines()
+    every = (data / "rebuilt/test.all.masked.txt").read_text(encoding="utf-8").splitlines()
+    assert set(core) < set(every)
+    for model in ("tiny-BERT", "tiny-RoBERTa", "tiny-GPT-2", "Ft.-tiny-BERT",
+                  "Ft.-tiny-RoBERTa"):
+        assert (default_run / "data/models/numersense" / model / "config.json").is_file()
+    tables = default_run / "results/tables/numersense"
+    rows = ["tiny-GPT-2", "tiny-BERT", "tiny-RoBERTa", "Ft. tiny-BERT", "Ft. tiny-RoBERTa"]
+    rebuilt = pd.read_csv(tables / "table2_rebuilt.csv")
+    scored = rebuilt[rebuilt["model"].isin(rows)]
+    assert len(scored) == len(rows) * 6
+    assert pd.to_numeric(scored["value"], errors="coerce").between(0, 100).all()
+    released = pd.read_csv(tables / "table2_released.csv")
+    assert {"GPT-2 (released predictions)", "BERT-Base (released predictions)"} <= set(
+        released["model"])
+    assert set(released[released["model"] == "tiny-BERT"]["metric"]) >= {
+        "core hit@1", "all hit@1", "validation hit@1"}
+    filters = pd.read_csv(tables / "filters.csv")
+    assert (filters["dropped"] > 0).all()
+    table3 = pd.read_csv(tables / "table3.csv")
+    assert {"tiny-BERT", "tiny-RoBERTa", "Ft. tiny-BERT"} <= set(table3["model"])
+    assert (tables / "figure3.png").read_bytes()[:4] == b"\x89PNG"
+    figure = pd.read_csv(tables / "figure3.csv")
+    assert {"objects", "misc"} <= set(figure["setting"])
+    assert (pd.read_csv(tables / "overlap.csv")["shared_distinct"] > 0).any()
+
+
 @pytest.fixture(scope="module")
 def second_run(default_run, tmp_path_factory) -> Path:
     """Another default run from scratch, in its own folder, after the first has finished."""
@@ -296,7 +328,8 @@ def table_digests(run: Path) -> dict[str, str]:
 def test_two_default_runs_write_the_same_bytes(default_run, second_run):
     first, second = table_digests(default_run), table_digests(second_run)
     assert first.keys() == second.keys()
-    assert {"numeracy/table4.csv", "numeracy/table6.csv", "equate/recovery.csv"} <= first.keys()
+    assert {"numeracy/table4.csv", "numeracy/table6.csv", "equate/recovery.csv",
+            "numersense/table2_rebuilt.csv", "numersense/figure3.png"} <= first.keys()
     assert [name for name in first if first[name] != second[name]] == []
 
 

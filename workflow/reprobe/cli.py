@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from reprobe.equate import commands as equate_commands
 from reprobe.errors import ReprobeError
 from reprobe.numeracy import commands as numeracy_commands
+from reprobe.numersense import commands as numersense_commands
 from reprobe.sources import commands as sources_commands
 from reprobe.wikipedia import commands as wikipedia_commands
 
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     wikipedia_commands.register(commands, add)
     numeracy_commands.register(commands, add)
     equate_commands.register(commands, add)
+    numersense_commands.register(commands, add)
 
     table = commands.add_parser("table", help="write a results table")
     tables = table.add_subparsers(dest="table_command", required=True)

@@ -98,7 +98,7 @@ def reference_errors(config: dict[str, Any]) -> list[str]:
             problems.append(f"wikipedia.{key}: no source named {name!r} under sources")
     for model, spec in (config.get("numeracy") or {}).get("off_the_shelf", {}).items():
         problems += _input_errors(f"numeracy.off_the_shelf.{model}", spec, sources)
-    return problems + equate_reference_errors(config)
+    return problems + equate_reference_errors(config) + numersense_reference_errors(config)
 
 
 def _input_errors(key: str, spec: dict[str, Any], sources: dict[str, Any]) -> list[str]:
@@ -129,6 +129,21 @@ def equate_reference_errors(config: dict[str, Any]) -> list[str]:
             if name not in sources:
                 problems.append(f"equate.neural.{model}.files.{filename}: no source named "
                                 f"{name!r} under sources")
+    return problems
+
+
+def numersense_reference_errors(config: dict[str, Any]) -> list[str]:
+    """Sources named by the numersense section that the config does not define (or extract)."""
+    sources = config.get("sources", {})
+    numersense = config.get("numersense") or {}
+    problems = []
+    for group in ("inputs", "released"):
+        for name, spec in (numersense.get(group) or {}).items():
+            problems += _input_errors(f"numersense.{group}.{name}", spec, sources)
+    for row, sets in (numersense.get("released_predictions") or {}).items():
+        for name, spec in sets.items():
+            problems += _input_errors(f"numersense.released_predictions.{row}.{name}", spec,
+                                      sources)
     return problems
 
 

@@ -43,6 +43,7 @@ ALL_SOURCES = [raw_target(name) for name in SOURCES]
 # Tables of the paper stages; a stage's rules file sets its list when the config enables it.
 NUMERACY_TABLES = []
 EQUATE_TABLES = []
+NUMERSENSE_TABLES = []
 
 
 def fetch_input(wildcards):

@@ -1,0 +1,103 @@
+"""Tests for NumerSense's Table 2, Table 3 and Figure 3 against hand-made numbers."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from reprobe.numersense.probes import LabelledProbe
+from reprobe.numersense.tables import (
+    NO_PROBES,
+    NOT_RUN,
+    category_rows,
+    hit_rows,
+    metric_order,
+    table2,
+    table3,
+    write_figure3,
+)
+from reprobe.scores import score_frame
+
+REFERENCE = pd.DataFrame([
+    ("table2", "BERT-Base", "", "core hit@1", 31.98, 1131),
+    ("table2", "BERT-Base", "", "all hit@1", 25.24, 3145),
+    ("table2", "Human Bound (closed-book)", "", "core hit@1", 89.7, None),
+], columns=["table", "model", "setting", "metric", "value", "n"])
+RANKED = [("four", 0.5), ("two", 0.3), ("no", 0.1), ("zero", 0.05), ("six", 0.05)]
+
+
+def test_hit_rows_score_a_set_and_count_its_probes() -> None:
+    gold = [LabelledProbe("a <mask> b", "two"), LabelledProbe("c <mask> d", "four")]
+    rows = hit_rows("M", "core", gold, {"a <mask> b": RANKED, "c <mask> d": RANKED}, "official")
+    assert [(r.metric, r.value, r.n) for r in rows] == [
+        ("core hit@1", 50.0, 2), ("core hit@2", 100.0, 2), ("core hit@3", 100.0, 2)]
+
+
+def test_table2_sets_ours_beside_the_paper_in_column_order() -> None:
+    gold = [LabelledProbe("a <mask> b", "four")]
+    ours = score_frame([*hit_rows("BERT-Base", "all", gold, {"a <mask> b": RANKED}, "official"),
+                        *hit_rows("BERT-Base", "core", gold, {"a <mask> b": RANKED},
+                                  "official")])
+    table = table2(ours, REFERENCE)
+    bert = table[table["model"] == "BERT-Base"]
+    assert list(bert["metric"]) == [m for m in metric_order() if m in set(bert["metric"])]
+    core1 = bert[bert["metric"] == "core hit@1"].iloc[0]
+    assert (core1["value"], core1["paper"], core1["delta"]) == (100, 31.98, 68.02)
+    human = table[table["model"].str.startswith("Human")].iloc[0]
+    assert human["value"] == NOT_RUN
+
+
+def test_a_set_without_labelled_probes_says_so() -> None:
+    ours = score_frame(hit_rows("BERT-Base", "core", [], {}, "official"))
+    table = table2(ours, REFERENCE)
+    cell = table[(table["model"] == "BERT-Base") & (table["metric"] == "core hit@2")]
+    assert cell.iloc[0]["value"] == NO_PROBES
+
+
+def test_table3_keeps_our_top_three_and_the_papers_words() -> None:
+    template = "a [x] usually has <mask> legs."
+    words = ["four", "two", "three", "six", "no"]
+    ours = pd.DataFrame({"model": "BERT-Large", "template": template, "rank": range(1, 6),
+                         "word": words, "mean_softmax_percent": [40, 20, 10, 5, 1],
+                         "n_words": 50})
+    reference = pd.DataFrame([("table3", "BERT-Large", template, "four", 39.3, 1000),
+                              ("table3", "BERT-Large", template, "no", 2.0, 1000)],
+                             columns=["table", "model", "setting", "metric", "value", "n"])
+    table = table3(ours, reference)
+    assert list(table["metric"]) == ["four", "two", "three", "no"]
+    assert table.iloc[0]["delta"] == 0.7
+
+
+def test_category_rows_score_each_category_and_leave_empty_ones_nan() -> None:
+    categorised = [(LabelledProbe("a <mask> b", "four"), "objects"),
+                   (LabelledProbe("c <mask> d", "two"), "objects")]
+    rows = category_rows(categorised, {"M": {"a <mask> b": RANKED, "c <mask> d": RANKED}},
+                         "official")
+    by_category = {r.setting: r for r in rows}
+    assert (by_category["objects"].value, by_category["objects"].n) == (50.0, 2)
+    assert math.isnan(by_category["math"].value) and by_category["math"].n == 0
+
+
+def test_figure3_writes_csv_markdown_and_png(tmp_path: Path) -> None:
+    categories = tmp_path / "categories.tsv"
+    categories.write_text("probe\tlabel\tcategory\na <mask> b\tfour\tobjects\n"
+                          "c <mask> d\ttwo\tgeometry\n", encoding="utf-8")
+    predictions = tmp_path / "m.jsonl"
+    predictions.write_text("".join(json.dumps(
+        {"probe": p, "result_list": [{"word": w, "score": s} for w, s in RANKED]}) + "\n"
+        for p in ("a <mask> b", "c <mask> d")), encoding="utf-8")
+    reference = tmp_path / "reference.csv"
+    reference.write_text("table,model,setting,metric,value,n\n"
+                         "figure3,Human (closed-book),objects,hit@1,93.88,\n", encoding="utf-8")
+    csv, png = tmp_path / "figure3.csv", tmp_path / "figure3.png"
+    write_figure3(categories, {"M": predictions}, reference, csv, png, "official")
+    table = pd.read_csv(csv)
+    objects = table[(table["model"] == "M") & (table["setting"] == "objects")].iloc[0]
+    assert float(objects["value"]) == 100
+    human = table[table["model"] == "Human (closed-book)"].iloc[0]
+    assert (human["value"], human["paper"]) == (NOT_RUN, 93.88)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "figure3.md").read_text(encoding="utf-8").startswith("# Figure 3")

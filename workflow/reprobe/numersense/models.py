@@ -1,0 +1,45 @@
+"""Loading any Hugging Face masked or causal LM for NumerSense, from a folder or the hub cache.
+
+A model is named by a local folder (`save_pretrained` layout: a tiny model built here, a
+fine-tuned one, a downloaded checkpoint) or by a hub name. The Auto classes load either; with
+`HF_HUB_OFFLINE=1` a hub name is read from the local cache only, and a model missing there is an
+error that says so rather than a download.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from reprobe.errors import ReprobeError
+
+TYPES = ("masked", "causal")
+
+
+def offline() -> bool:
+    """Whether the hub must not be reached (HF_HUB_OFFLINE or TRANSFORMERS_OFFLINE set)."""
+    return any(os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+               for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+
+
+def load_model(location: str, model_type: str) -> tuple[Any, Any]:
+    """(model, tokenizer) of a masked or causal LM at a folder or hub name, in eval mode."""
+    from transformers import AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
+
+    if model_type not in TYPES:
+        raise ReprobeError(f"unknown model type {model_type!r}; use one of {list(TYPES)}")
+    local = Path(location).is_dir()
+    if not local and (location.startswith((".", "/")) or location.count("/") > 1):
+        raise ReprobeError(f"{location}: no such model folder")
+    auto = AutoModelForMaskedLM if model_type == "masked" else AutoModelForCausalLM
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(location, local_files_only=local or offline())
+        model = auto.from_pretrained(location, local_files_only=local or offline())
+    except OSError as error:
+        where = ("the local Hugging Face cache (HF_HUB_OFFLINE is set)" if offline()
+                 else "the hub")
+        raise ReprobeError(f"{location}: cannot load a {model_type} LM from "
+                           f"{'the folder' if local else where}: {error}") from error
+    model.eval()
+    return model, tokenizer

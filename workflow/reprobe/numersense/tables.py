@@ -1,0 +1,220 @@
+"""NumerSense's tables (Lin et al. 2020): Table 2 (hit@k), Table 3 (object bias), Figure 3.
+
+Every number goes through the shared score rows (`reprobe.scores`) and is set beside the
+paper's (`config/reference/numersense/`) by `reprobe.tables.compare`; the Markdown is laid out
+as the paper prints each table (`reprobe.tables.shape`).
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from reprobe.io import atomic_path, atomic_write_text
+from reprobe.numersense.evaluate import hits_at_k, read_predictions
+from reprobe.numersense.probes import LabelledProbe
+from reprobe.scores import NO_SCORE, NOT_CONFIGURED, ScoreRow, read_scores, score_frame
+from reprobe.tables.compare import compare_with_reference, read_reference
+from reprobe.tables.shape import View
+from reprobe.tables.write import write_table
+
+PAPER = "numersense"
+KS = (1, 2, 3)
+SETS = ("core", "all", "validation")
+CATEGORIES = ("objects", "biology", "geometry", "unit", "math", "physics", "geography", "misc")
+NO_PROBES = "NA (no labelled probes)"
+NOT_RUN = "NA (people: not run here)"
+TITLES = {
+    "table2": "Table 2: hit@k (%) of PTLMs on NumerSense, core probes and + adversarial",
+    "table3": "Table 3: mean softmax (%) of the top 3 answers, [x] filled with random words",
+    "figure3": "Figure 3: hit@1 (%) per category on the core probes",
+}
+TABLE2_NOTES = {
+    "rebuilt": "Probes rebuilt here from OMCS (core) and ConceptNet (all), labelled by the "
+               "builder.",
+    "released": "The released probes; core and all only where the builder re-creates a probe "
+                "(the released test labels were never published), validation in full. "
+                "`(released predictions)` rows score the authors' own prediction files.",
+}
+
+
+def metric(test_set: str, k: int) -> str:
+    """A Table 2 column: `core hit@1`."""
+    return f"{test_set} hit@{k}"
+
+
+def metric_order() -> list[str]:
+    """Table 2's columns in the paper's order, then validation."""
+    return [metric(s, k) for s in SETS for k in KS]
+
+
+def hit_rows(row: str, test_set: str, gold: Sequence[LabelledProbe],
+             predictions: Mapping[str, Sequence[tuple[str, float]]], convention: str
+             ) -> list[ScoreRow]:
+    """hit@1/2/3 of one row on one set as score rows (NaN when no probe is labelled)."""
+    hits = hits_at_k(gold, predictions, ks=KS, convention=convention)
+    return [ScoreRow(PAPER, "table2", row, "", metric(test_set, k), hits[k], len(gold))
+            for k in KS]
+
+
+def _reasons(table: pd.DataFrame) -> pd.DataFrame:
+    """NA reasons in this paper's words: people are not run, an empty set has no score."""
+    human = table["model"].astype(str).str.startswith("Human")
+    table.loc[human & (table["value"] == NOT_CONFIGURED), "value"] = NOT_RUN
+    table["value"] = table["value"].replace({NO_SCORE: NO_PROBES})
+    return table
+
+
+def table2(scores: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
+    """Table 2 long: each row × set × k, ours beside the paper's."""
+    table = _reasons(compare_with_reference(scores, reference, "table2"))
+    order = {m: i for i, m in enumerate(metric_order())}
+    rank = {m: i for i, m in enumerate(dict.fromkeys(table["model"]))}
+    table = table.assign(_m=table["metric"].map(order), _r=table["model"].map(rank))
+    return table.sort_values(["_r", "_m"], kind="stable").drop(columns=["_m", "_r"]).reset_index(
+        drop=True)
+
+
+def write_table2(scores: Sequence[Path], reference: Path, csv_path: Path, md: Path,
+                 variant: str) -> None:
+    """Build one Table 2 (rebuilt or released probes) and write its CSV and Markdown."""
+    frame = table2(read_scores(scores), read_reference(reference, "table2"))
+    view = View(rows=("model",), order=tuple(metric_order()), count_label="#probes")
+    write_table(frame, csv_path, md, f"{TITLES['table2']} ({variant})", view=view,
+                notes=[TABLE2_NOTES[variant]])
+
+
+def table3(results: pd.DataFrame, reference: pd.DataFrame, top: int = 3) -> pd.DataFrame:
+    """Table 3 long: per row and template, our top answers and the paper's, side by side."""
+    ours = results.rename(columns={"template": "setting", "word": "metric",
+                                   "mean_softmax_percent": "value", "n_words": "n"})
+    ours = ours.assign(table="table3")
+    table = compare_with_reference(ours, reference, "table3")
+    ranks = ours.set_index(["model", "setting", "metric"])["rank"]
+    rank = [ranks.get((m, s, w)) for m, s, w in
+            zip(table["model"], table["setting"], table["metric"], strict=True)]
+    table = table.assign(rank=rank)
+    keep = table["rank"].fillna(top + 1).le(top) | table["paper"].notna()
+    # The paper's order: template by template, its rows first, then ours as they came.
+    templates = {t: i for i, t in enumerate(dict.fromkeys([*reference["setting"],
+                                                            *ours["setting"]]))}
+    models = {m: i for i, m in enumerate(dict.fromkeys([*reference["model"], *ours["model"]]))}
+    table = table[keep].assign(_t=table["setting"].map(templates),
+                               _m=table["model"].map(models))
+    table = table.sort_values(["_t", "_m", "rank"], kind="stable", na_position="last")
+    return table.drop(columns=["rank", "_t", "_m"]).reset_index(drop=True)
+
+
+def _top_text(rows: pd.DataFrame, column: str, top: int = 3) -> str:
+    """`four: 39.3%, two: 18.3%, …` of the words with a number in column, best first."""
+    values = pd.to_numeric(rows[column], errors="coerce")
+    best = rows.assign(_v=values).dropna(subset=["_v"]).sort_values("_v", ascending=False,
+                                                                      kind="stable")
+    return ", ".join(f"{w}: {v:.1f}%" for w, v in zip(best["metric"][:top], best["_v"][:top],
+                                                       strict=True))
+
+
+def table3_view(table: pd.DataFrame) -> pd.DataFrame:
+    """Table 3 as the paper prints it: per row and template, the top 3 of ours and the paper's."""
+    lines = []
+    for (model, template), rows in table.groupby(["model", "setting"], sort=False):
+        ours = _top_text(rows, "value") or str(rows["value"].iloc[0])
+        counts = pd.to_numeric(rows["n"], errors="coerce").dropna()
+        lines.append({"template": template, "model": model, "ours (top 3)": ours,
+                      "#words": int(counts.iloc[0]) if len(counts) else "",
+                      "paper (top 3)": _top_text(rows, "paper")})
+    return pd.DataFrame(lines)
+
+
+def write_table3(files: Sequence[Path], reference: Path, csv_path: Path, md: Path) -> None:
+    """Build Table 3 from the per-row template results; the long CSV, the paper-shaped
+    Markdown."""
+    results = pd.concat([pd.read_csv(f, dtype={"model": str, "word": str}) for f in files],
+                        ignore_index=True)
+    frame = table3(results, read_reference(reference, "table3"))
+    with atomic_path(csv_path) as tmp:
+        frame.to_csv(tmp, index=False)
+    body = table3_view(frame).to_markdown(index=False, disable_numparse=True)
+    atomic_write_text(md, f"# {TITLES['table3']}\n\n- Mean softmax (%) over the whole "
+                          "vocabulary at the mask, averaged over the templates filled with "
+                          "random words; `NA (not configured)`: the paper's row was not run.\n\n"
+                          f"{body}\n")
+
+
+def read_categories(path: Path) -> list[tuple[LabelledProbe, str]]:
+    """(probe, category) rows of the builder's categories file (probe, label, category)."""
+    with Path(path).open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle, delimiter="\t"))
+    return [(LabelledProbe(r[0], r[1]), r[2]) for r in rows[1:] if r]
+
+
+def category_rows(categorised: Sequence[tuple[LabelledProbe, str]],
+                  predictions: Mapping[str, Mapping[str, Sequence[tuple[str, float]]]],
+                  convention: str) -> list[ScoreRow]:
+    """hit@1 of each row in each category (Figure 3), NaN where a category has no probe."""
+    rows = []
+    for model, predicted in predictions.items():
+        for category in CATEGORIES:
+            gold = [probe for probe, c in categorised if c == category]
+            value = hits_at_k(gold, predicted, ks=(1,), convention=convention)[1]
+            rows.append(ScoreRow(PAPER, "figure3", model, category, "hit@1", value, len(gold)))
+    return rows
+
+
+def figure3(categories: Path, predictions: Mapping[str, Path], reference: Path,
+            convention: str) -> pd.DataFrame:
+    """Figure 3 long: each row's per-category hit@1, beside the paper's (human, RoBERTa-L)."""
+    read = {model: read_predictions(path) for model, path in predictions.items()}
+    ours = score_frame(category_rows(read_categories(categories), read, convention))
+    table = _reasons(compare_with_reference(ours, read_reference(reference, "figure3"),
+                                            "figure3"))
+    order = {c: i for i, c in enumerate(CATEGORIES)}
+    return table.assign(_c=table["setting"].map(order)).sort_values(
+        ["_c"], kind="stable").drop(columns="_c").reset_index(drop=True)
+
+
+def plot_figure3(table: pd.DataFrame, png: Path) -> None:
+    """Grouped bars: per category, each row's hit@1 and the paper's figures (hatched)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ours = table.assign(value=pd.to_numeric(table["value"], errors="coerce"))
+    series = {m: rows.set_index("setting")["value"]
+              for m, rows in ours.groupby("model", sort=False) if rows["value"].notna().any()}
+    paper = {f"{m} (paper)": table[table["model"] == m].set_index("setting")["paper"]
+             for m in dict.fromkeys(table["model"])
+             if pd.to_numeric(table[table["model"] == m]["paper"], errors="coerce").notna().any()}
+    bars = {**series, **paper}
+    figure, axes = plt.subplots(figsize=(12, 4.5))
+    width = 0.8 / max(len(bars), 1)
+    for index, (name, values) in enumerate(bars.items()):
+        heights = [float(pd.to_numeric(values.get(c), errors="coerce") or 0) for c in CATEGORIES]
+        axes.bar([x + index * width for x in range(len(CATEGORIES))], heights, width,
+                 label=name, hatch="//" if name.endswith("(paper)") else None)
+    axes.set_xticks([x + width * (len(bars) - 1) / 2 for x in range(len(CATEGORIES))],
+                    [c.capitalize() for c in CATEGORIES])
+    axes.set_ylabel("hit@1 (%)")
+    axes.set_ylim(0, 100)
+    axes.set_title("NumerSense core probes: hit@1 per category")
+    # Beside the axes, so no bar is hidden behind it.
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    figure.tight_layout()
+    with atomic_path(png) as tmp:
+        figure.savefig(tmp, format="png", dpi=120)
+    plt.close(figure)
+
+
+def write_figure3(categories: Path, predictions: Mapping[str, Path], reference: Path,
+                  csv_path: Path, png: Path, convention: str) -> None:
+    """Figure 3's CSV (and a Markdown beside it) and its PNG."""
+    table = figure3(categories, predictions, reference, convention)
+    view = View(rows=("model",), columns=("setting",), order=CATEGORIES, count_label="#probes")
+    write_table(table, csv_path, csv_path.with_suffix(".md"), TITLES["figure3"], view=view,
+                notes=["Categories from the builder's keyword lexicon (the paper's were "
+                       "annotated by hand)."])
+    plot_figure3(table, png)

@@ -1,0 +1,364 @@
+"""What the NumerSense rules read, which rows and sets a configuration asks for.
+
+`workflow/rules/numersense.smk` only wires: every input, parameter and target list is decided
+here, from the config, by `NumerSenseTargets`, whose methods take Snakemake's `wildcards` so that
+a rule can name them directly as input or params functions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+from reprobe.errors import ConfigError
+
+DATA = "data/processed/numersense"
+MODELS = "data/models/numersense"
+RESULTS = "results/numersense"
+TABLES = "results/tables/numersense"
+# The test sets with released probe text (core, all) and the labelled released set.
+TEST_SETS = ("core", "all")
+RELEASED_SETS = ("core", "all", "validation")
+VARIANTS = ("rebuilt", "released")
+RELEASED_SUFFIX = " (released predictions)"
+
+
+def slug(name: str) -> str:
+    """A row name as a file name: runs of characters other than letters, digits, . and -
+    become one -."""
+    return re.sub(r"[^\w.-]+", "-", name).strip("-")
+
+
+def model_type(spec: Mapping[str, Any]) -> str:
+    """masked or causal: a tiny model's kind decides, else the spec's `type`."""
+    if "tiny" in spec:
+        return "causal" if spec["tiny"]["kind"] == "gpt2" else "masked"
+    return str(spec.get("type", "masked"))
+
+
+def check_models(numersense: Mapping[str, Any]) -> None:
+    """Errors naming the key: a tiny type that contradicts its kind, a fine-tuned row starting
+    from an unknown or causal row, a template row that is not a masked LM, clashing slugs."""
+    models = numersense["models"]
+    for name, spec in models.items():
+        if "tiny" in spec and "type" in spec and spec["type"] != model_type(spec):
+            raise ConfigError(f"numersense.models.{name}.type: a tiny {spec['tiny']['kind']} "
+                              f"model is {model_type(spec)}, not {spec['type']}")
+    finetune = numersense.get("finetune", {})
+    for row, base in finetune.get("rows", {}).items():
+        if base not in models:
+            raise ConfigError(f"numersense.finetune.rows.{row}: no model row named {base!r}")
+        if model_type(models[base]) != "masked":
+            raise ConfigError(f"numersense.finetune.rows.{row}: {base!r} is not a masked LM "
+                              "(the paper fine-tunes masked LMs only)")
+        if row in models:
+            raise ConfigError(f"numersense.finetune.rows.{row}: also a numersense.models row")
+    if finetune.get("train_set") == "released" and "train" not in numersense.get("released", {}):
+        raise ConfigError("numersense.finetune.train_set: released needs numersense.released.train")
+    for name in (numersense.get("templates", {}).get("models") or []):
+        if name not in models or model_type(models[name]) != "masked":
+            raise ConfigError(f"numersense.templates.models: {name!r} is not a masked-LM row")
+    names = [*models, *finetune.get("rows", {})]
+    slugs = [slug(n) for n in names]
+    clash = sorted({s for s in slugs if slugs.count(s) > 1})
+    if clash:
+        raise ConfigError(f"numersense.models: row names clash as file names: {clash}")
+
+
+def table_rows(numersense: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
+    """Table 2 rows as slug -> (row name, masked | causal): the models, then the fine-tuned."""
+    rows = {slug(name): (name, model_type(spec)) for name, spec in numersense["models"].items()}
+    for name in numersense.get("finetune", {}).get("rows", {}):
+        rows[slug(name)] = (name, "masked")
+    return rows
+
+
+def evaluation_sets(released: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Per variant, the sets every row is scored on: rebuilt core and all always; the released
+    sets configured (core and all on the probes whose label the builder re-creates)."""
+    return {"rebuilt": list(TEST_SETS),
+            "released": [name for name in RELEASED_SETS if name in released]}
+
+
+def inside(path: str, member: str | None) -> str:
+    """The member inside an extracted folder, or the path itself when there is none."""
+    return f"{path}/{member}" if member else path
+
+
+class Read(NamedTuple):
+    """One file a job reads: what Snakemake tracks, and the path the command is given."""
+
+    target: str
+    path: str
+
+
+class NumerSenseTargets:
+    """The NumerSense stage's inputs, parameters and target lists for one configuration."""
+
+    def __init__(self, config: dict[str, Any], raw_target: Callable[[str], str]) -> None:
+        numersense = config["numersense"]
+        check_models(numersense)
+        self.ns = numersense
+        self.raw_target = raw_target
+        self.released: Mapping[str, Any] = numersense["released"]
+        self.rows = table_rows(numersense)
+        self.sets = evaluation_sets(self.released)
+        self.predictions = numersense["released_predictions"]
+        self.tiny = [slug(n) for n, spec in numersense["models"].items() if "tiny" in spec]
+        self.finetuned = {slug(row): slug(base)
+                          for row, base in numersense["finetune"]["rows"].items()}
+        self.template_rows = [slug(n) for n in self._template_names()]
+        self.tables = self._tables()
+        # A GPU per probing, template and fine-tuning job when the device is one.
+        self.gpus = 1 if str(numersense["device"]).startswith("cuda") else 0
+
+    def _template_names(self) -> list[str]:
+        """The masked-LM rows Table 3 runs (the configured ones, else every masked-LM row)."""
+        chosen = self.ns["templates"]["models"]
+        if chosen is not None:
+            return list(chosen)
+        return [name for name, kind in self.rows.values() if kind == "masked"]
+
+    def _tables(self) -> list[str]:
+        """Every table and figure of the stage."""
+        tables = [f"{TABLES}/filters.csv", f"{TABLES}/table2_rebuilt.csv",
+                  f"{TABLES}/figure3.csv", f"{TABLES}/figure3.png"]
+        if self.sets["released"] or self.predictions:
+            tables.append(f"{TABLES}/table2_released.csv")
+        if self.released:
+            tables.append(f"{TABLES}/overlap.csv")
+        if self.template_rows:
+            tables.append(f"{TABLES}/table3.csv")
+        return tables
+
+    # -- sources ----------------------------------------------------------------------------
+
+    def source(self, spec: Mapping[str, Any]) -> Read:
+        """An input of the config: its source's file or extracted folder (and member)."""
+        target = self.raw_target(spec["source"])
+        return Read(target, inside(target, spec.get("member")))
+
+    def input_file(self, key: str) -> Read:
+        """`numersense.inputs.<key>`."""
+        return self.source(self.ns["inputs"][key])
+
+    def input_param(self, key: str) -> Callable[[Any, Any], str]:
+        """A params function: the file `numersense.inputs.<key>` names, taken from the rule's
+        input of that name (the member inside it when extracted), as Snakemake's lint asks."""
+        member = self.ns["inputs"][key].get("member")
+
+        def param(wildcards: Any, input: Any) -> str:
+            """The input file the command reads."""
+            return inside(input[key], member)
+
+        return param
+
+    def released_file(self, name: str) -> Read:
+        """`numersense.released.<name>`."""
+        return self.source(self.released[name])
+
+    def released_reads(self) -> dict[str, Read]:
+        """Every configured released probe file, by set name."""
+        return {name: self.released_file(name) for name in self.released}
+
+    def released_targets(self) -> list[str]:
+        """What Snakemake tracks of every configured released probe file."""
+        return [read.target for read in self.released_reads().values()]
+
+    def released_test_targets(self) -> list[str]:
+        """What Snakemake tracks of the released core and all files configured."""
+        return [self.released_file(n).target for n in TEST_SETS if n in self.released]
+
+    def released_arguments(self) -> str:
+        """`--released-<set> PATH` for each configured released file, shell-quoted."""
+        return shlex.join([part for name, read in self.released_reads().items()
+                           for part in (f"--released-{name}", read.path)])
+
+    def test_probe_files(self) -> list[str]:
+        """What the fine-tuning set is kept apart from: rebuilt and released test probes."""
+        rebuilt = [f"{DATA}/rebuilt/test.{name}.masked.tsv" for name in TEST_SETS]
+        released = [self.released_file(n).path for n in ("core", "all") if n in self.released]
+        return rebuilt + released
+
+    def train_file(self) -> str:
+        """The fine-tuning set the Ft. rows train on (rebuilt, or the released one)."""
+        if self.ns["finetune"]["train_set"] == "released":
+            return self.released_file("train").path
+        return f"{DATA}/rebuilt/train.masked.tsv"
+
+    # -- models -----------------------------------------------------------------------------
+
+    def spec(self, model: str) -> Mapping[str, Any]:
+        """The config of a (not fine-tuned) model row, by slug."""
+        return self.ns["models"][self.rows[model][0]]
+
+    def tiny_options(self, wildcards: Any) -> str:
+        """`reprobe numersense tiny` options of a tiny row."""
+        tiny = self.spec(wildcards.ns_model)["tiny"]
+        return shlex.join([part for key, value in sorted(tiny.items())
+                           for part in (f"--{key.replace('_', '-')}", str(value))])
+
+    def model_location(self, model: str) -> str:
+        """Where a row's model is loaded from: a folder built here, a local folder, a hub name."""
+        if model in self.finetuned or model in self.tiny:
+            return f"{MODELS}/{model}"
+        spec = self.spec(model)
+        return str(spec.get("path") or spec["hub"])
+
+    def model_input(self, wildcards: Any) -> list[str]:
+        """The model folder a job needs built first (none for a hub or local model)."""
+        model = wildcards.ns_model
+        return [f"{MODELS}/{model}"] if model in self.finetuned or model in self.tiny else []
+
+    def base_model(self, wildcards: Any) -> str:
+        """The folder or hub name a fine-tuned row starts from."""
+        return self.model_location(self.finetuned[wildcards.ns_model])
+
+    def base_input(self, wildcards: Any) -> list[str]:
+        """The base model folder a fine-tuning job needs built first."""
+        base = self.finetuned[wildcards.ns_model]
+        return [f"{MODELS}/{base}"] if base in self.tiny else []
+
+    # -- probing ----------------------------------------------------------------------------
+
+    def probe_reads(self, variant: str, test_set: str) -> dict[str, Read]:
+        """The probes a job scores and the labels it scores them against."""
+        if variant == "rebuilt":
+            path = f"{DATA}/rebuilt/test.{test_set}.masked.tsv"
+            return {"probes": Read(path, path), "gold": Read(path, path)}
+        if test_set == "validation":
+            read = self.released_file("validation")
+            return {"probes": read, "gold": read}
+        labelled = f"{DATA}/released/test.{test_set}.labelled.tsv"
+        return {"probes": self.released_file(test_set), "gold": Read(labelled, labelled)}
+
+    def variant_sets(self) -> list[tuple[str, str]]:
+        """Every (variant, set) a row is scored on, in table order."""
+        return [(variant, test_set) for variant in VARIANTS for test_set in self.sets[variant]]
+
+    def prediction_outputs(self) -> list[str]:
+        """A probe job's prediction files (one per set; `{ns_model}` left for Snakemake)."""
+        return [f"{RESULTS}/predictions/{v}/{s}/{{ns_model}}.jsonl"
+                for v, s in self.variant_sets()]
+
+    def score_outputs(self) -> list[str]:
+        """A probe job's score files (one per set; `{ns_model}` left for Snakemake)."""
+        return [f"{RESULTS}/scores/{v}/{s}/{{ns_model}}.csv" for v, s in self.variant_sets()]
+
+    def probe_inputs(self, wildcards: Any) -> dict[str, Any]:
+        """A probe job's inputs: every set's probes and labels, the model folder if built here."""
+        reads = [read.target for v, s in self.variant_sets()
+                 for read in self.probe_reads(v, s).values()]
+        inputs: dict[str, Any] = {"sets": list(dict.fromkeys(reads))}
+        built = self.model_input(wildcards)
+        return {**inputs, "model": built[0]} if built else inputs
+
+    def probe_arguments(self, wildcards: Any) -> str:
+        """`reprobe numersense probe` arguments of one row: the model, then one `--task` per
+        set (name, probes, labels, predictions, scores), shell-quoted."""
+        model = wildcards.ns_model
+        name, kind = self.rows[model]
+        arguments = ["--row", name, "--type", kind, "--model", self.model_location(model)]
+        for variant, test_set in self.variant_sets():
+            reads = self.probe_reads(variant, test_set)
+            arguments += ["--task", test_set, reads["probes"].path, reads["gold"].path,
+                          f"{RESULTS}/predictions/{variant}/{test_set}/{model}.jsonl",
+                          f"{RESULTS}/scores/{variant}/{test_set}/{model}.csv"]
+        return shlex.join(arguments)
+
+    def run_options(self) -> str:
+        """Batch size, device and precision of a probing job, shell-quoted."""
+        options = ["--batch-size", str(self.ns["batch_size"]), "--device", self.ns["device"]]
+        if self.ns["precision"]:
+            options += ["--precision", self.ns["precision"]]
+        return shlex.join(options)
+
+    def score_files(self, variant: str) -> list[str]:
+        """Every score file of one variant: each row on each set, and for the released variant
+        the authors' predictions."""
+        files = [f"{RESULTS}/scores/{variant}/{test_set}/{model}.csv"
+                 for test_set in self.sets[variant] for model in self.rows]
+        if variant == "released":
+            files += [f"{RESULTS}/scores/released_predictions/{test_set}/{slug(row)}.csv"
+                      for row, sets in self.predictions.items() for test_set in sets]
+        return files
+
+    def table_scores(self, wildcards: Any) -> list[str]:
+        """The score files one Table 2 reads."""
+        return self.score_files(wildcards.ns_variant)
+
+    def released_prediction(self, wildcards: Any) -> str:
+        """What Snakemake tracks for the authors' predictions of one row and set."""
+        return self.source(self._prediction_spec(wildcards)).target
+
+    def _prediction_spec(self, wildcards: Any) -> Mapping[str, Any]:
+        """The config of the authors' predictions of one row (by slug) and set."""
+        rows = {slug(row): sets for row, sets in self.predictions.items()}
+        return rows[wildcards.ns_model][wildcards.ns_set]
+
+    def released_prediction_arguments(self, wildcards: Any) -> str:
+        """`reprobe numersense score-released` arguments, shell-quoted."""
+        row = next(r for r in self.predictions if slug(r) == wildcards.ns_model)
+        return shlex.join(["--row", row + RELEASED_SUFFIX, "--set", wildcards.ns_set,
+                           "--predictions", self.source(self._prediction_spec(wildcards)).path,
+                           "--gold", f"{DATA}/released/test.{wildcards.ns_set}.labelled.tsv"])
+
+    def prediction_slugs(self) -> list[str]:
+        """The slugs of the rows with the authors' predictions."""
+        return [slug(row) for row in self.predictions]
+
+    def figure_predictions(self) -> dict[str, str]:
+        """Row name -> its predictions on the rebuilt core probes (Figure 3)."""
+        return {name: f"{RESULTS}/predictions/rebuilt/core/{model}.jsonl"
+                for model, (name, _) in self.rows.items()}
+
+    def figure_arguments(self) -> str:
+        """`ROW=PREDICTIONS` arguments of Figure 3, shell-quoted."""
+        return shlex.join(f"{name}={path}" for name, path in self.figure_predictions().items())
+
+    def template_files(self) -> list[str]:
+        """The per-row object-bias results Table 3 reads."""
+        return [f"{RESULTS}/templates/{model}.csv" for model in self.template_rows]
+
+    def template_arguments(self, wildcards: Any) -> str:
+        """`reprobe numersense templates` arguments of one row, shell-quoted."""
+        name, _ = self.rows[wildcards.ns_model]
+        return shlex.join(["--row", name, "--model", self.model_location(wildcards.ns_model),
+                           "--words", str(self.ns["templates"]["words"])])
+
+    # -- builders ---------------------------------------------------------------------------
+
+    def builder_arguments(self) -> str:
+        """`reprobe numersense build-core` settings, shell-quoted (lists and maps as JSON)."""
+        builder = self.ns["builder"]
+        return shlex.join(["--min-tokens", str(builder["min_tokens"]),
+                           "--max-tokens", str(builder["max_tokens"]),
+                           "--phrases", json.dumps(builder["non_numeric_phrases"]),
+                           "--lexicon", json.dumps(builder["lexicon"])])
+
+    def adversarial_arguments(self) -> str:
+        """`reprobe numersense build-all` settings, shell-quoted."""
+        adversarial = self.ns["adversarial"]
+        return shlex.join(["--relations", json.dumps(adversarial["relations"]),
+                           "--min-weight", str(adversarial["min_weight"]),
+                           "--variants", str(adversarial["variants"])])
+
+    def finetune_arguments(self) -> str:
+        """`reprobe numersense finetune` settings, shell-quoted."""
+        finetune = self.ns["finetune"]
+        return shlex.join([part for key in ("epochs", "batch_size", "max_length", "lr", "seed")
+                           for part in (f"--{key.replace('_', '-')}", str(finetune[key]))])
+
+    def labelled_arguments(self, wildcards: Any, output: Any) -> str:
+        """`--labelled-<set> PATH` for each labelled released file the rule writes."""
+        names = [name for name in TEST_SETS if name in self.released]
+        return shlex.join([part for name, path in zip(names, output.labelled, strict=True)
+                           for part in (f"--labelled-{name}", path)])
+
+    def labelled_files(self) -> list[str]:
+        """The released test sets with the builder's labels, one per released core/all file."""
+        return [f"{DATA}/released/test.{name}.labelled.tsv"
+                for name in TEST_SETS if name in self.released]

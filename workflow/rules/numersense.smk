@@ -1,0 +1,317 @@
+# NumerSense (Lin et al. 2020): core probes from OMCS, adversarial probes from ConceptNet, the
+# GenericsKB fine-tuning set, masked-LM and GPT-2 probing, fine-tuning, Tables 2-3, Figure 3.
+
+
+from reprobe.numersense.targets import (
+    DATA as NS_DATA,
+    MODELS as NS_MODELS,
+    RESULTS as NS_RESULTS,
+    TABLES as NS_TABLES,
+    NumerSenseTargets,
+)
+
+# Every input, parameter and target list of these rules: reprobe/numersense/targets.py.
+NS = NumerSenseTargets(config, raw_target)
+NUMERSENSE_TABLES = NS.tables
+
+
+wildcard_constraints:
+    ns_variant="rebuilt|released",
+    ns_set="core|all|validation",
+
+
+rule numersense_core:
+    input:
+        omcs=NS.input_file("omcs").target,
+    output:
+        txt=f"{NS_DATA}/rebuilt/test.core.masked.txt",
+        tsv=f"{NS_DATA}/rebuilt/test.core.masked.tsv",
+        card=f"{NS_DATA}/rebuilt/core.card.json",
+        categories=f"{NS_DATA}/rebuilt/core.categories.tsv",
+        filters=f"{NS_TABLES}/filters.csv",
+    log:
+        "logs/numersense_core.log",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=30,
+    params:
+        omcs=NS.input_param("omcs"),
+        settings=NS.builder_arguments(),
+    shell:
+        "python -m reprobe numersense build-core --omcs {params.omcs} {params.settings} "
+        "--txt {output.txt} --tsv {output.tsv} --card {output.card} "
+        "--categories {output.categories} --filters {output.filters} 2> {log}"
+
+
+rule numersense_all:
+    input:
+        core=rules.numersense_core.output.tsv,
+        conceptnet=NS.input_file("conceptnet").target,
+    output:
+        txt=f"{NS_DATA}/rebuilt/test.all.masked.txt",
+        tsv=f"{NS_DATA}/rebuilt/test.all.masked.tsv",
+        card=f"{NS_DATA}/rebuilt/all.card.json",
+    log:
+        "logs/numersense_all.log",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=4096,
+        runtime=120,
+    params:
+        conceptnet=NS.input_param("conceptnet"),
+        settings=NS.adversarial_arguments(),
+    shell:
+        "python -m reprobe numersense build-all --core {input.core} "
+        "--conceptnet {params.conceptnet} {params.settings} --txt {output.txt} "
+        "--tsv {output.tsv} --card {output.card} 2> {log}"
+
+
+rule numersense_train:
+    input:
+        generics=NS.input_file("generics").target,
+        tests=[rules.numersense_core.output.tsv, rules.numersense_all.output.tsv],
+        released=NS.released_test_targets(),
+    output:
+        tsv=f"{NS_DATA}/rebuilt/train.masked.tsv",
+        card=f"{NS_DATA}/rebuilt/train.card.json",
+    log:
+        "logs/numersense_train.log",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=30,
+    params:
+        generics=NS.input_param("generics"),
+        exclude=NS.test_probe_files(),
+    shell:
+        "python -m reprobe numersense build-train --generics {params.generics} "
+        "--tsv {output.tsv} --card {output.card} {params.exclude} 2> {log}"
+
+
+rule numersense_released_labels:
+    input:
+        core=rules.numersense_core.output.tsv,
+        all=rules.numersense_all.output.tsv,
+        train=rules.numersense_train.output.tsv,
+        released=NS.released_targets(),
+    output:
+        labelled=NS.labelled_files(),
+        csv=f"{NS_TABLES}/overlap.csv",
+        md=f"{NS_TABLES}/overlap.md",
+    log:
+        "logs/numersense_released_labels.log",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    params:
+        released=NS.released_arguments(),
+        labelled=NS.labelled_arguments,
+    shell:
+        "python -m reprobe numersense released-labels --rebuilt-core {input.core} "
+        "--rebuilt-all {input.all} --rebuilt-train {input.train} {params.released} "
+        "{params.labelled} --csv {output.csv} --md {output.md} 2> {log}"
+
+
+rule numersense_tiny:
+    input:
+        omcs=NS.input_file("omcs").target,
+        generics=NS.input_file("generics").target,
+    output:
+        directory(f"{NS_MODELS}/{{ns_model}}"),
+    log:
+        "logs/numersense_tiny/{ns_model}.log",
+    wildcard_constraints:
+        ns_model="|".join(NS.tiny) or "no-tiny-models",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=30,
+    params:
+        omcs=NS.input_param("omcs"),
+        generics=NS.input_param("generics"),
+        settings=NS.tiny_options,
+        seed=config["seed"],
+    shell:
+        "python -m reprobe numersense tiny {params.settings} --omcs {params.omcs} "
+        "--generics {params.generics} --seed {params.seed} --output {output} 2> {log}"
+
+
+rule numersense_finetune:
+    input:
+        base=NS.base_input,
+        train=NS.train_file(),
+    output:
+        directory(f"{NS_MODELS}/{{ns_model}}"),
+    log:
+        "logs/numersense_finetune/{ns_model}.log",
+    wildcard_constraints:
+        ns_model="|".join(re.escape(m) for m in NS.finetuned) or "no-finetuned-models",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=16000,
+        runtime=720,
+        gpu=NS.gpus,
+    params:
+        base=NS.base_model,
+        settings=NS.finetune_arguments(),
+        device=config["numersense"]["device"],
+    shell:
+        "python -m reprobe numersense finetune --base {params.base} --train {input.train} "
+        "--output {output} {params.settings} --device {params.device} 2> {log}"
+
+
+rule numersense_probe:
+    input:
+        unpack(NS.probe_inputs),
+    output:
+        predictions=NS.prediction_outputs(),
+        scores=NS.score_outputs(),
+    log:
+        "logs/numersense_probe/{ns_model}.log",
+    wildcard_constraints:
+        ns_model="|".join(re.escape(m) for m in NS.rows),
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=240,
+        gpu=NS.gpus,
+    params:
+        tasks=NS.probe_arguments,
+        run=NS.run_options(),
+        no_zero=config["numersense"]["no_zero"],
+    shell:
+        "python -m reprobe numersense probe {params.tasks} {params.run} "
+        "--no-zero {params.no_zero} 2> {log}"
+
+
+rule numersense_score_released:
+    input:
+        predictions=NS.released_prediction,
+        gold=f"{NS_DATA}/released/test.{{ns_set}}.labelled.tsv",
+    output:
+        f"{NS_RESULTS}/scores/released_predictions/{{ns_set}}/{{ns_model}}.csv",
+    log:
+        "logs/numersense_score_released/{ns_set}/{ns_model}.log",
+    wildcard_constraints:
+        ns_model="|".join(re.escape(m) for m in NS.prediction_slugs())
+        or "no-predictions",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    params:
+        row=NS.released_prediction_arguments,
+        no_zero=config["numersense"]["no_zero"],
+    shell:
+        "python -m reprobe numersense score-released {params.row} --no-zero {params.no_zero} "
+        "--scores {output} 2> {log}"
+
+
+rule numersense_templates:
+    input:
+        NS.model_input,
+    output:
+        f"{NS_RESULTS}/templates/{{ns_model}}.csv",
+    log:
+        "logs/numersense_templates/{ns_model}.log",
+    wildcard_constraints:
+        ns_model="|".join(re.escape(m) for m in NS.template_rows) or "no-template-rows",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=60,
+        gpu=NS.gpus,
+    params:
+        row=NS.template_arguments,
+        run=NS.run_options(),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe numersense templates {params.row} --seed {params.seed} "
+        "{params.run} --output {output} 2> {log}"
+
+
+rule numersense_table2:
+    input:
+        scores=NS.table_scores,
+        reference=REFERENCE / "numersense/table2.csv",
+    output:
+        csv=f"{NS_TABLES}/table2_{{ns_variant}}.csv",
+        md=f"{NS_TABLES}/table2_{{ns_variant}}.md",
+    log:
+        "logs/numersense_table2/{ns_variant}.log",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    shell:
+        "python -m reprobe numersense table2 --variant {wildcards.ns_variant} "
+        "--reference {input.reference} --csv {output.csv} --md {output.md} "
+        "{input.scores} 2> {log}"
+
+
+rule numersense_table3:
+    input:
+        results=NS.template_files(),
+        reference=REFERENCE / "numersense/table3.csv",
+    output:
+        csv=f"{NS_TABLES}/table3.csv",
+        md=f"{NS_TABLES}/table3.md",
+    log:
+        "logs/numersense_table3.log",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    shell:
+        "python -m reprobe numersense table3 --reference {input.reference} "
+        "--csv {output.csv} --md {output.md} {input.results} 2> {log}"
+
+
+rule numersense_figure3:
+    input:
+        categories=rules.numersense_core.output.categories,
+        predictions=list(NS.figure_predictions().values()),
+        reference=REFERENCE / "numersense/figure3.csv",
+    output:
+        csv=f"{NS_TABLES}/figure3.csv",
+        md=f"{NS_TABLES}/figure3.md",
+        png=f"{NS_TABLES}/figure3.png",
+    log:
+        "logs/numersense_figure3.log",
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    params:
+        predictions=NS.figure_arguments(),
+        no_zero=config["numersense"]["no_zero"],
+    shell:
+        "python -m reprobe numersense figure3 --categories {input.categories} "
+        "--reference {input.reference} --csv {output.csv} --png {output.png} "
+        "--no-zero {params.no_zero} {params.predictions} 2> {log}"
