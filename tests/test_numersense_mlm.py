@@ -22,6 +22,8 @@ from reprobe.errors import ReprobeError
 from reprobe.numersense.candidates import CANDIDATES, candidate_ids, mask_at_start
 from reprobe.numersense.mlm import (
     length_sorted_batches,
+    mask_head,
+    mask_logits,
     model_text,
     rank,
     score_one_by_one,
@@ -231,3 +233,22 @@ def test_bf16_autocast_scores_close_to_float32(tiny: Model) -> None:
         assert dict(a) == pytest.approx(dict(b), abs=0.05)
     with pytest.raises(ReprobeError, match="precision"):
         score_probes(mlm, tokenizer, PROBES[:1], batch_size=1, precision="fp8")
+
+
+def test_the_head_runs_on_the_mask_positions_alone(tiny: Model) -> None:
+    """The head-only-at-the-mask path gives the whole model's logits at the mask."""
+    import torch
+    from transformers import DistilBertConfig, DistilBertForMaskedLM
+
+    mlm, tokenizer = tiny
+    assert mask_head(mlm) is not None
+    # A layout that is not base model + one head runs whole.
+    assert mask_head(DistilBertForMaskedLM(DistilBertConfig(
+        n_layers=1, dim=16, n_heads=2, hidden_dim=32, vocab_size=50))) is None
+    ids = torch.tensor([tokenizer(model_text(PROBES[0], tokenizer.mask_token))["input_ids"]])
+    attention = torch.ones_like(ids)
+    mlm.eval()
+    with torch.inference_mode():
+        alone = mask_logits(mlm, mask_head(mlm), ids, attention, tokenizer.mask_token_id)
+        whole = mask_logits(mlm, None, ids, attention, tokenizer.mask_token_id)
+    assert torch.allclose(alone, whole, atol=1e-5)

@@ -5,8 +5,9 @@ score is its softmax probability over the whole vocabulary at that position (as 
 scorer computes it), read for the 12 candidates of `reprobe.numersense.candidates`, which are
 then ranked best first. The released scorer runs one probe per forward pass; here probes are
 sorted by token length, cut into batches (so little padding is computed), right-padded with an
-attention mask, and the results put back in input order. Batch size 1 is the released protocol
-(`score_one_by_one`), and gives the same scores to float rounding.
+attention mask, and the results put back in input order; the prediction head (the projection
+onto the vocabulary) runs on the mask positions only. One probe a pass with the whole model is
+the released protocol (`score_one_by_one`), and gives the same scores to float rounding.
 """
 
 from __future__ import annotations
@@ -99,6 +100,28 @@ def _autocast(torch: Any, device: str, precision: str | None) -> contextlib.Abst
                           dtype=getattr(torch, AUTOCAST[precision]))
 
 
+def mask_head(model: Any) -> Any | None:
+    """The model's prediction head, when the model is its base model plus that one head."""
+    # BERT (cls), RoBERTa (lm_head), ALBERT (predictions) apply their head position by position,
+    # so it can run on the mask positions alone; other layouts run the whole model.
+    children = dict(model.named_children())
+    prefix = getattr(model, "base_model_prefix", "")
+    heads = [module for name, module in children.items() if name != prefix]
+    return heads[0] if prefix in children and len(heads) == 1 else None
+
+
+def mask_logits(model: Any, head: Any | None, input_ids: Any, attention: Any,
+                mask_id: int) -> Any:
+    """The vocabulary logits at each row's mask, in row order."""
+    rows, positions = (input_ids == mask_id).nonzero(as_tuple=True)
+    if head is None:
+        return model(input_ids=input_ids, attention_mask=attention).logits[rows, positions]
+    # The projection onto the vocabulary is about a fifth of bert-base's arithmetic a token;
+    # only the mask's is needed, so the head sees the mask positions' hidden states only.
+    hidden = model.base_model(input_ids=input_ids, attention_mask=attention)[0]
+    return head(hidden[rows, positions])
+
+
 def score_probes(
     model: Any,
     tokenizer: Any,
@@ -107,8 +130,10 @@ def score_probes(
     device: str = "cpu",
     *,
     precision: str | None = None,
+    head_at_mask: bool = True,
 ) -> list[Ranked]:
-    """Per probe, in input order, the 12 candidates ranked by softmax probability at the mask."""
+    """Per probe, in input order, the 12 candidates ranked by softmax probability at the mask;
+    with head_at_mask the prediction head runs on the mask positions alone (same scores)."""
     import torch
 
     check_masks(probes)
@@ -128,6 +153,7 @@ def score_probes(
     # does not depend on the batch it falls in.
     model.to(device)
     model.eval()
+    head = mask_head(model) if head_at_mask else None
     ranked: list[Ranked | None] = [None] * len(probes)
     start = time.perf_counter()
     with torch.inference_mode(), _autocast(torch, device, precision):
@@ -135,10 +161,9 @@ def score_probes(
             rows = [encoded[i] for i in batch]
             input_ids, attention = pad_right(torch, rows, tokenizer.pad_token_id)
             input_ids, attention = input_ids.to(device), attention.to(device)
-            logits = model(input_ids=input_ids, attention_mask=attention).logits
-            rows, positions = (input_ids == tokenizer.mask_token_id).nonzero(as_tuple=True)
+            logits = mask_logits(model, head, input_ids, attention, tokenizer.mask_token_id)
             # float32 softmax even under autocast: the scores are compared across batch sizes.
-            probs = torch.softmax(logits[rows, positions].float(), dim=-1)
+            probs = torch.softmax(logits.float(), dim=-1)
             wanted = torch.tensor([columns[initial[i]] for i in batch], device=probs.device)
             for index, scores in zip(batch, probs.gather(1, wanted).tolist(), strict=True):
                 ranked[index] = rank(scores)
@@ -152,5 +177,6 @@ def score_probes(
 def score_one_by_one(
     model: Any, tokenizer: Any, probes: Sequence[str], device: str = "cpu"
 ) -> list[Ranked]:
-    """The released protocol: one probe per forward pass (batch size 1), no padding."""
-    return score_probes(model, tokenizer, probes, batch_size=1, device=device)
+    """The released protocol: one probe per forward pass (batch size 1), no padding, the
+    vocabulary's logits at every position."""
+    return score_probes(model, tokenizer, probes, batch_size=1, device=device, head_at_mask=False)
