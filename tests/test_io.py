@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reprobe.errors import InputFormatError
-from reprobe.io import atomic_path, iter_json_objects
+from reprobe.io import atomic_directory, atomic_path, iter_json_objects
 
 
 def test_atomic_path_leaves_nothing_when_the_block_fails(tmp_path):
@@ -23,3 +23,17 @@ def test_json_lines_skip_blanks_and_name_the_bad_line(tmp_path):
         list(iter_json_objects("f", ['{"a": 1}', "{oops"]))
     with pytest.raises(InputFormatError, match="line 1: expected a JSON object"):
         list(iter_json_objects("f", ["[1, 2]"]))
+
+
+def test_atomic_directory_replaces_a_folder_whole_or_not_at_all(tmp_path):
+    target = tmp_path / "model"
+    target.mkdir()
+    (target / "old.bin").write_text("old")
+    with pytest.raises(RuntimeError), atomic_directory(target) as staging:
+        (staging / "new.bin").write_text("half")
+        raise RuntimeError("crash while saving")
+    assert [p.name for p in target.iterdir()] == ["old.bin"]
+    with atomic_directory(target) as staging:
+        (staging / "new.bin").write_text("new")
+    assert [p.name for p in target.iterdir()] == ["new.bin"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]

@@ -21,10 +21,8 @@ from reprobe.numersense.candidates import candidate_token_id
 from reprobe.numersense.finetune import (
     IGNORE,
     finetune_masked_lm,
-    model_text_all,
     training_example,
 )
-from reprobe.numersense.mlm import model_text
 from reprobe.numersense.probes import LabelledProbe
 from reprobe.numersense.tiny import build_tiny_model
 from test_numersense_candidates import build_bert_tokenizer, build_roberta_tokenizer
@@ -62,20 +60,6 @@ def labelled(ids: list[int], labels: list[int]) -> dict[int, int]:
     """The positions that carry a label, with it."""
     assert len(ids) == len(labels)
     return {i: label for i, label in enumerate(labels) if label != IGNORE}
-
-
-@pytest.mark.parametrize("probe", [
-    "a bird usually has <mask> legs .", "<mask> birds usually have two legs .", "  <mask> cats .",
-])
-def test_one_mask_reads_as_mlm_model_text(probe: str) -> None:
-    """With one mask the several-mask text is exactly the scorer's text."""
-    assert model_text_all(probe, "[MASK]") == model_text(probe, "[MASK]")
-
-
-def test_every_mask_takes_the_space_before_it() -> None:
-    """Each mask swallows the blanks before it, not after it."""
-    text = model_text_all(" <mask> cars have  <mask> wheels .", "<M>")
-    assert text == "<M> cars have<M> wheels ."
 
 
 def test_every_whole_number_word_is_masked_and_labelled(tokenizer: Any) -> None:

@@ -25,6 +25,7 @@ from reprobe.numersense.mlm import (
     mask_head,
     mask_logits,
     model_text,
+    model_text_all,
     rank,
     score_one_by_one,
     score_probes,
@@ -252,3 +253,17 @@ def test_the_head_runs_on_the_mask_positions_alone(tiny: Model) -> None:
         alone = mask_logits(mlm, mask_head(mlm), ids, attention, tokenizer.mask_token_id)
         whole = mask_logits(mlm, None, ids, attention, tokenizer.mask_token_id)
     assert torch.allclose(alone, whole, atol=1e-5)
+
+
+@pytest.mark.parametrize("probe", [
+    "a bird usually has <mask> legs .", "<mask> birds usually have two legs .", "  <mask> cats .",
+])
+def test_one_mask_reads_as_mlm_model_text(probe: str) -> None:
+    """With one mask the several-mask text is exactly the scorer's text."""
+    assert model_text_all(probe, "[MASK]") == model_text(probe, "[MASK]")
+
+
+def test_every_mask_takes_the_space_before_it() -> None:
+    """Each mask swallows the blanks before it, not after it."""
+    text = model_text_all(" <mask> cars have  <mask> wheels .", "<M>")
+    assert text == "<M> cars have<M> wheels ."

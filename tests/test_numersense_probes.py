@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from reprobe.errors import InputFormatError
-from reprobe.numersense.probes import LabelledProbe, read_masked_tsv, read_masked_txt
+from reprobe.numersense.probes import LabelledProbe, read_masked_tsv, read_masked_txt, whole_words
 
 WORDS = frozenset({"no", "zero", "one", "two", "three", "four"})
 
@@ -39,3 +39,11 @@ def test_bad_lines_are_named(tmp_path: Path, text: str, problem: str):
     path.write_text("fine <mask> line.\tone\n" + text)
     with pytest.raises(InputFormatError, match=f"line 2.*{problem}"):
         read_masked_tsv(path, WORDS)
+
+
+def test_whole_words_skip_compounds_and_longer_words() -> None:
+    pattern = whole_words(["one", "four"])
+    assert [m.group() for m in pattern.finditer("one-way four someone four. none one")] == [
+        "four", "four", "one"]
+    assert whole_words(["four"]).search("Four legs") is None
+    assert whole_words(["four"], ignore_case=True).search("Four legs").group() == "Four"

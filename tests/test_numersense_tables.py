@@ -7,7 +7,9 @@ import math
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
+from reprobe.errors import InputFormatError
 from reprobe.numersense.probes import LabelledProbe
 from reprobe.numersense.tables import (
     NO_PROBES,
@@ -15,6 +17,7 @@ from reprobe.numersense.tables import (
     category_rows,
     hit_rows,
     metric_order,
+    read_categories,
     table2,
     table3,
     write_figure3,
@@ -101,3 +104,10 @@ def test_figure3_writes_csv_markdown_and_png(tmp_path: Path) -> None:
     assert (human["value"], human["paper"]) == (NOT_RUN, 93.88)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "figure3.md").read_text(encoding="utf-8").startswith("# Figure 3")
+
+
+def test_a_malformed_categories_line_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "categories.tsv"
+    path.write_text("probe\tlabel\tcategory\na <mask> b\tfour\n", encoding="utf-8")
+    with pytest.raises(InputFormatError, match="line 2"):
+        read_categories(path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -23,6 +24,23 @@ def atomic_path(path: Path | str) -> Iterator[Path]:
     finally:
         with contextlib.suppress(FileNotFoundError):
             temporary.unlink()
+
+
+@contextlib.contextmanager
+def atomic_directory(path: Path | str) -> Iterator[Path]:
+    """Yield an empty folder beside `path`; it replaces `path` only if the block succeeds."""
+    # A model folder is many files: building it aside means a crash never leaves half of one.
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir()
+    try:
+        yield staging
+        shutil.rmtree(target, ignore_errors=True)
+        staging.rename(target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def atomic_write_text(path: Path | str, text: str) -> None:

@@ -29,6 +29,7 @@ from reprobe.equate.baselines import PairLike, _field
 from reprobe.equate.jsonl import read_pairs
 from reprobe.equate.labels import LABELS, NON_ENTAILMENT
 from reprobe.errors import ReprobeError
+from reprobe.io import atomic_directory
 from reprobe.torch_runtime import reproducible_torch
 
 # Names NLI checkpoints use for their classes, normalised (lowercase, letters only).
@@ -186,31 +187,24 @@ def build_tiny_nli_model(
             optimizer.step()
     model.eval()
     out_dir = Path(out_dir)
-    # Write beside the target, then swap in, so a failed build never leaves a half checkpoint.
-    staging = out_dir.with_name(f".{out_dir.name}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    model.save_pretrained(str(staging))
-    tokenizer.save_pretrained(str(staging))
-    shutil.rmtree(out_dir, ignore_errors=True)
-    staging.rename(out_dir)
+    with atomic_directory(out_dir) as staging:
+        model.save_pretrained(str(staging))
+        tokenizer.save_pretrained(str(staging))
     return out_dir
 
 
 def assemble_checkpoint(files: Mapping[str, Path], out_dir: Path) -> Path:
     """Gather a checkpoint's fetched files under their hub names in one folder, atomically."""
     out_dir = Path(out_dir)
-    staging = out_dir.with_name(f".{out_dir.name}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    for name, source in files.items():
+    for name in files:
         if "/" in name or name in ("", ".", ".."):
             raise ValueError(f"checkpoint file name {name!r} must be a plain file name")
-        target = staging / name
-        # A hard link costs no space (weights are hundreds of MB); copy across file systems.
-        try:
-            os.link(source, target)
-        except OSError:
-            shutil.copy2(source, target)
-    shutil.rmtree(out_dir, ignore_errors=True)
-    staging.rename(out_dir)
+    with atomic_directory(out_dir) as staging:
+        for name, source in files.items():
+            target = staging / name
+            # A hard link costs no space (weights are hundreds of MB); copy across file systems.
+            try:
+                os.link(source, target)
+            except OSError:
+                shutil.copy2(source, target)
     return out_dir

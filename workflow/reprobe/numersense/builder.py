@@ -29,7 +29,7 @@ from pathlib import Path
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_write_text
 from reprobe.numersense.candidates import CANDIDATES
-from reprobe.numersense.probes import MASK, LabelledProbe
+from reprobe.numersense.probes import MASK, LabelledProbe, whole_words
 
 OMCS_COLUMNS: tuple[str, ...] = (
     "id", "text", "creator_id", "created_on", "language_id", "activity_id", "score",
@@ -106,19 +106,11 @@ def normalise(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _word_pattern(words: Sequence[str]) -> re.Pattern[str]:
-    """A pattern for any of `words` as a whole word (not inside a hyphenated compound)."""
-    # Hyphens count as word characters so "one-way" or "ten-year-old" is no count of things.
-    alternatives = "|".join(re.escape(w) for w in words)
-    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
-
-
 def _phrase_pattern(phrases: Sequence[str]) -> re.Pattern[str] | None:
     """A pattern for any of `phrases` as whole words; None when there are none."""
     if not phrases:
         return None
-    alternatives = "|".join(re.escape(normalise(p)) for p in phrases)
-    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
+    return whole_words([normalise(p) for p in phrases])
 
 
 def _keyword_pattern(keywords: Sequence[str]) -> re.Pattern[str]:
@@ -155,7 +147,7 @@ def build_probes(
 ) -> BuildResult:
     """Filter, mask and categorise the English OMCS sentences of one file."""
     lexicon = DEFAULT_LEXICON if lexicon is None else lexicon
-    number_words = _word_pattern(words)
+    number_words = whole_words(words)
     phrases = _phrase_pattern(non_numeric_phrases)
     keyword_patterns = {c: _keyword_pattern(k) for c, k in lexicon.items() if k}
     counts = dict.fromkeys(RULES, 0)

@@ -21,6 +21,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from tqdm import tqdm
+
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_write_text
 from reprobe.numersense.candidates import CANDIDATES
@@ -89,7 +91,10 @@ def _weight(path: Path, number: int, info: str) -> float:
 def _edges(path: Path, relations: Mapping[str, str]) -> Iterator[tuple[int, str, str, str]]:
     """(line number, noun, adjective, info) of each English edge of a kept relation and form."""
     with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
+        # The real file has ~34 million lines: a rate in the rule's log every half minute.
+        lines = tqdm(handle, desc=f"{Path(path).name}", unit=" lines", unit_scale=True,
+                     mininterval=30)
+        for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             fields = line.rstrip("\r\n").split("\t")

@@ -13,39 +13,27 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import re
-import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from reprobe.errors import ReprobeError
+from reprobe.io import atomic_directory
 from reprobe.numersense.candidates import CANDIDATES, candidate_token_id, model_name
-from reprobe.numersense.mlm import pad_right
-from reprobe.numersense.probes import MASK, LabelledProbe
-from reprobe.numersense.tiny import _offline
+from reprobe.numersense.mlm import model_text_all, pad_right
+from reprobe.numersense.models import load_model
+from reprobe.numersense.probes import MASK, LabelledProbe, whole_words
 from reprobe.torch_runtime import reproducible_torch
 
 log = logging.getLogger(__name__)
 
 IGNORE = -100  # the label cross-entropy skips: every position that is not a masked number word
-# A number word as a whole word, as builder._word_pattern finds it (hyphens count as word
-# characters, so "one-way" is no count of things), in any case ("Four dogs ...").
-_NUMBER_WORD = re.compile(
-    rf"(?<![\w-])(?:{'|'.join(re.escape(w) for w in CANDIDATES)})(?![\w-])", re.IGNORECASE)
-# Each mask with the spaces before it, as mlm.model_text replaces the one mask of a probe.
-_MASK_WITH_SPACE = re.compile(r"\s*" + re.escape(MASK))
+# A number word as a whole word, as the builder finds it, in any case ("Four dogs ...").
+_NUMBER_WORD = whole_words(CANDIDATES, ignore_case=True)
 
 Example = tuple[list[int], list[int]]
 Span = tuple[int, int]
-
-
-def model_text_all(text: str, mask_token: str) -> str:
-    """The text as the model reads it: every mask as mask_token, taking the space before it."""
-    # mlm.model_text with no count limit: for a text with one mask the two agree exactly.
-    return _MASK_WITH_SPACE.sub(lambda _: mask_token, text.strip())
 
 
 def filled_sentence(row: LabelledProbe) -> tuple[str, Span]:
@@ -158,22 +146,13 @@ def _train(torch: Any, model: Any, examples: Sequence[Example], pad_id: int, *,
 
 def _save(model: Any, tokenizer: Any, out_dir: Path) -> None:
     """Save model and tokenizer beside out_dir, then swap the folder in whole."""
-    # As tiny.build_tiny_model: a failed save never leaves a half checkpoint at out_dir.
-    staging = out_dir.with_name(f".{out_dir.name}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    try:
+    with atomic_directory(out_dir) as staging:
         model.save_pretrained(str(staging))
         tokenizer.save_pretrained(str(staging))
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    shutil.rmtree(out_dir, ignore_errors=True)
-    staging.rename(out_dir)
 
 
 def finetune_masked_lm(
-    model_dir: Path,
+    model_dir: Path | str,
     rows: Sequence[LabelledProbe],
     out_dir: Path,
     *,
@@ -184,17 +163,17 @@ def finetune_masked_lm(
     seed: int = 42,
     device: str = "cpu",
 ) -> dict[str, object]:
-    """Fine-tune the masked LM at model_dir on rows' masked number words; save it to out_dir."""
-    _offline()
+    """Fine-tune the masked LM at model_dir (a folder or hub name) on rows' masked number
+    words; save it to out_dir."""
     import torch
-    from transformers import AutoModelForMaskedLM, AutoTokenizer
 
     if not rows:
         raise ReprobeError(f"no training rows to fine-tune {model_dir} on")
     if epochs < 1 or batch_size < 1:
         raise ReprobeError(f"epochs and batch size must be at least 1, got {epochs} and "
                            f"{batch_size}")
-    tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+    # Loaded as the probing step loads a model: a folder, or a hub name (offline: the cache).
+    model, tokenizer = load_model(str(model_dir), "masked")
     if tokenizer.mask_token is None or tokenizer.pad_token_id is None:
         raise ReprobeError(f"{model_name(tokenizer)}: fine-tuning needs a mask and a pad token")
     examples, dropped = training_examples(tokenizer, rows, max_length)
@@ -204,7 +183,6 @@ def finetune_masked_lm(
     if dropped:
         log.warning("%s: dropped %d of %d rows whose number words lie past max_length %d",
                     model_name(tokenizer), dropped, len(rows), max_length)
-    model = AutoModelForMaskedLM.from_pretrained(str(model_dir), local_files_only=True)
     start = time.perf_counter()
     with _determinism(torch, device):
         losses = _train(torch, model, examples, tokenizer.pad_token_id, epochs=epochs,

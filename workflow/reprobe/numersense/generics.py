@@ -17,10 +17,9 @@ from pathlib import Path
 
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_write_text
-from reprobe.numersense.builder import _word_pattern
 from reprobe.numersense.candidates import CANDIDATES
-from reprobe.numersense.evaluate import probe_key
-from reprobe.numersense.probes import MASK, LabelledProbe
+from reprobe.numersense.overlap import overlap_key
+from reprobe.numersense.probes import MASK, LabelledProbe, whole_words
 
 SENTENCE_COLUMN = "GENERIC SENTENCE"
 COUNT_KEYS: tuple[str, ...] = (
@@ -51,11 +50,6 @@ def read_generics(path: Path) -> Iterator[tuple[int, str]]:
             yield number, fields[index]
 
 
-def match_key(probe: str) -> str:
-    """The evaluator's key of a probe with its whitespace collapsed."""
-    return " ".join(probe_key(probe).split())
-
-
 def _occurrences(sentence: str, pattern: re.Pattern[str]) -> list[LabelledProbe]:
     """One masked copy of the sentence per occurrence of a number word."""
     return [LabelledProbe(f"{sentence[:m.start()]}{MASK}{sentence[m.end():]}", m.group().lower())
@@ -68,8 +62,8 @@ def finetune_rows(
 ) -> tuple[list[LabelledProbe], dict[str, int]]:
     """Masked rows, one per number-word occurrence, without test probes or repeats; counts."""
     # The builder's whole-word rule ("one-way" is no count), matched in any case.
-    pattern = re.compile(_word_pattern(words).pattern, re.IGNORECASE)
-    excluded = {match_key(probe) for probe in exclude}
+    pattern = whole_words(words, ignore_case=True)
+    excluded = {overlap_key(probe) for probe in exclude}
     counts = dict.fromkeys(COUNT_KEYS, 0)
     seen: set[tuple[str, str]] = set()
     rows: list[LabelledProbe] = []
@@ -78,7 +72,7 @@ def finetune_rows(
         made = _occurrences(" ".join(text.split()), pattern)
         counts["with_number_word"] += bool(made)
         for row in made:
-            key = match_key(row.probe)
+            key = overlap_key(row.probe)
             if key in excluded:
                 counts["excluded_test_probe"] += 1
             elif (key, row.label) in seen:

@@ -47,6 +47,11 @@ def model_text(probe: str, mask_token: str) -> str:
     return _MASK_WITH_SPACE.sub(lambda _: mask_token, probe.strip(), count=1)
 
 
+def model_text_all(text: str, mask_token: str) -> str:
+    """The text as the model reads it with every mask as mask_token (fine-tuning sentences)."""
+    return _MASK_WITH_SPACE.sub(lambda _: mask_token, text.strip())
+
+
 def length_sorted_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
     """Indices grouped into batches of similar length, longest first (peak memory shows early)."""
     if batch_size < 1:

@@ -8,13 +8,22 @@ Duplicate probes are kept: the released evaluator counts every line.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from reprobe.errors import InputFormatError
 
 MASK = "<mask>"
+
+
+def whole_words(words: Sequence[str], *, ignore_case: bool = False) -> re.Pattern[str]:
+    """A pattern for any of `words` as a whole word, not inside a hyphenated compound."""
+    # Hyphens count as word characters so "one-way" or "ten-year-old" is no count of things.
+    alternatives = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])",
+                      re.IGNORECASE if ignore_case else 0)
 
 
 class LabelledProbe(NamedTuple):

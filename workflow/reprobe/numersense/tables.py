@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, atomic_write_text
 from reprobe.numersense.evaluate import hits_at_k, read_predictions
 from reprobe.numersense.probes import LabelledProbe
@@ -146,9 +147,16 @@ def write_table3(files: Sequence[Path], reference: Path, csv_path: Path, md: Pat
 
 def read_categories(path: Path) -> list[tuple[LabelledProbe, str]]:
     """(probe, category) rows of the builder's categories file (probe, label, category)."""
+    categorised = []
     with Path(path).open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.reader(handle, delimiter="\t"))
-    return [(LabelledProbe(r[0], r[1]), r[2]) for r in rows[1:] if r]
+        for number, row in enumerate(csv.reader(handle, delimiter="\t"), start=1):
+            if number == 1 or not row:
+                continue
+            if len(row) != 3:
+                raise InputFormatError(path, f"line {number}", "expected probe, label and "
+                                       f"category, tab-separated; found {len(row)} fields")
+            categorised.append((LabelledProbe(row[0], row[1]), row[2]))
+    return categorised
 
 
 def category_rows(categorised: Sequence[tuple[LabelledProbe, str]],

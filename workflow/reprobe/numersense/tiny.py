@@ -15,7 +15,6 @@ deterministic kernels.
 from __future__ import annotations
 
 import os
-import shutil
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +22,7 @@ from string import ascii_lowercase, digits, punctuation
 from typing import Any
 
 from reprobe.errors import ReprobeError
+from reprobe.io import atomic_directory
 from reprobe.numersense.candidates import CANDIDATES, CandidateTokenError, candidate_ids
 from reprobe.numersense.mlm import pad_right
 from reprobe.torch_runtime import reproducible_torch
@@ -35,7 +35,7 @@ _ROBERTA_SPECIAL = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
 _GPT2_SPECIAL = ("<|endoftext|>",)
 
 
-def _offline() -> None:
+def forbid_hub_access() -> None:
     """Forbid hub access before transformers is imported: everything here is local."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -247,7 +247,7 @@ def build_tiny_model(
     vocab_size: int = 1000,
 ) -> Path:
     """Fit a tokenizer and train a tiny kind model on text_lines, offline; save it to out_dir."""
-    _offline()
+    forbid_hub_access()
     import torch
 
     if kind not in KINDS:
@@ -256,11 +256,7 @@ def build_tiny_model(
     if not lines:
         raise ReprobeError(f"no text to build the tiny {kind} model from")
     out_dir = Path(out_dir)
-    # Build beside the target, then swap in, so a failed build never leaves a half checkpoint.
-    staging = out_dir.with_name(f".{out_dir.name}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    try:
+    with atomic_directory(out_dir) as staging:
         tokenizer = build_tokenizer(kind, lines, vocab_size, staging)
         check_candidates(kind, tokenizer)
         batch = encode_lines(torch, kind, tokenizer, lines)
@@ -279,9 +275,4 @@ def build_tiny_model(
                 optimizer.step()
         model.eval()
         model.save_pretrained(str(staging))
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    shutil.rmtree(out_dir, ignore_errors=True)
-    staging.rename(out_dir)
     return out_dir
