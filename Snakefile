@@ -48,6 +48,11 @@ if "numersense" in config:
     include: "workflow/rules/numersense.smk"
 
 
+if "wikipse" in config:
+
+    include: "workflow/rules/wikipse.smk"
+
+
 rule all:
     default_target: True
     input:
@@ -56,3 +61,4 @@ rule all:
         NUMERACY_TABLES,
         EQUATE_TABLES,
         NUMERSENSE_TABLES,
+        WIKIPSE_TABLES,

@@ -145,3 +145,12 @@ def test_equate_table6_markdown_has_models_as_rows_and_sets_as_columns(tmp_path)
     assert any(line.startswith("| #pairs ") and "| 100 " in line for line in lines)
     assert any(line.startswith(f"| BERT — {NOT_CONFIGURED}") for line in lines)
     assert len(pd.read_csv(tmp_path / "t6.csv")) > len(lines)  # the CSV stays long
+
+
+def test_no_count_on_either_side_gives_no_count_row():
+    assert count_text([None], [None]) == ""
+    table = pd.DataFrame({"model": ["M", "M"], "setting": ["s", "s"], "metric": ["a", "b"],
+                          "n": [None, None], "value": [1.0, 2.0], "paper_n": [None, None],
+                          "paper": [1.5, None], "delta": [-0.5, None]})
+    view = paper_view(table, View(rows=("setting", "metric"), columns=("model",)))
+    assert list(view["metric"]) == ["a", "b"]

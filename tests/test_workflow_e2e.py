@@ -310,6 +310,36 @@ def test_default_run_builds_numersense_probes_models_and_tables(default_run):
     assert (pd.read_csv(tables / "overlap.csv")["shared_distinct"] > 0).any()
 
 
+def test_default_run_builds_the_wikipse_resource(default_run):
+    from reprobe.wikipse.dataset import read_dataset
+    from reprobe.wikipse.release import read_release
+    from reprobe.wikipse.vectors import load_vectors
+
+    data = default_run / "data/processed/wikipse"
+    words = (data / "corpus/word.txt").read_text(encoding="utf-8").splitlines()
+    classes = (data / "corpus/sclass.txt").read_text(encoding="utf-8").splitlines()
+    assert len(words) == len(classes) > 100
+    assert any(re.fullmatch(r"@[^@\s]+@", t) for t in words[0].split())
+    assert any(re.fullmatch(r"@[^@\s]+@-[a-z_-]+", t) for t in classes[0].split())
+    train, test = (read_release(data / f"dataset/{split}.tsv") for split in ("train", "test"))
+    annotated = read_dataset(data / "dataset/words.parquet")
+    assert set(train) | set(test) <= set(annotated)
+    assert train and test and not set(train) & set(test)
+    assert any(len(c) > 1 for c in train.values()) and any(len(c) == 1 for c in train.values())
+    tables = default_run / "results/tables/wikipse"
+    stats = pd.read_csv(tables / "stats.csv").set_index(["setting", "metric"])
+    assert float(stats.loc[("corpus", "annotated words"), "value"]) > 100
+    released = pd.read_csv(tables / "released_vs_rebuilt.csv")
+    assert (released["in_rebuilt"] > 0).all()
+    models = default_run / "data/models/wikipse"
+    for model in ("skip", "sskip"):
+        senses = load_vectors(models / f"{model}-sclass-16")
+        assert any(key.endswith("-location") for key in senses.index_to_key)
+        for kind in ("unif", "wght"):
+            aggregated = load_vectors(models / f"{model}-{kind}-32")
+            assert len(aggregated) > 0 and set(aggregated.index_to_key) <= set(annotated)
+
+
 @pytest.fixture(scope="module")
 def second_run(default_run, tmp_path_factory) -> Path:
     """Another default run from scratch, in its own folder, after the first has finished."""

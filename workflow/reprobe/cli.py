@@ -16,6 +16,7 @@ from reprobe.numeracy import commands as numeracy_commands
 from reprobe.numersense import commands as numersense_commands
 from reprobe.sources import commands as sources_commands
 from reprobe.wikipedia import commands as wikipedia_commands
+from reprobe.wikipse import commands as wikipse_commands
 
 log = logging.getLogger("reprobe")
 
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     numeracy_commands.register(commands, add)
     equate_commands.register(commands, add)
     numersense_commands.register(commands, add)
+    wikipse_commands.register(commands, add)
 
     table = commands.add_parser("table", help="write a results table")
     tables = table.add_subparsers(dest="table_command", required=True)

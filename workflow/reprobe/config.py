@@ -98,7 +98,8 @@ def reference_errors(config: dict[str, Any]) -> list[str]:
             problems.append(f"wikipedia.{key}: no source named {name!r} under sources")
     for model, spec in (config.get("numeracy") or {}).get("off_the_shelf", {}).items():
         problems += _input_errors(f"numeracy.off_the_shelf.{model}", spec, sources)
-    return problems + equate_reference_errors(config) + numersense_reference_errors(config)
+    return (problems + equate_reference_errors(config) + numersense_reference_errors(config)
+            + wikipse_reference_errors(config))
 
 
 def _input_errors(key: str, spec: dict[str, Any], sources: dict[str, Any]) -> list[str]:
@@ -144,6 +145,18 @@ def numersense_reference_errors(config: dict[str, Any]) -> list[str]:
         for name, spec in sets.items():
             problems += _input_errors(f"numersense.released_predictions.{row}.{name}", spec,
                                       sources)
+    return problems
+
+
+def wikipse_reference_errors(config: dict[str, Any]) -> list[str]:
+    """Sources named by the wikipse section that the config does not define (or extract)."""
+    sources = config.get("sources", {})
+    wikipse = config.get("wikipse") or {}
+    problems = []
+    for group in ("typing", "released"):
+        for name, spec in (wikipse.get(group) or {}).items():
+            if isinstance(spec, dict):
+                problems += _input_errors(f"wikipse.{group}.{name}", spec, sources)
     return problems
 
 

@@ -44,6 +44,7 @@ ALL_SOURCES = [raw_target(name) for name in SOURCES]
 NUMERACY_TABLES = []
 EQUATE_TABLES = []
 NUMERSENSE_TABLES = []
+WIKIPSE_TABLES = []
 
 
 def fetch_input(wildcards):

@@ -80,6 +80,9 @@ def count_text(ours: Iterable[object], paper: Iterable[object]) -> str | None:
     theirs = {int(n) for n in map(_as_number, paper) if n is not None}
     if len(mine) > 1 or len(theirs) > 1:
         return None
+    if not mine and not theirs:
+        # Nothing counted on either side (statistics, not scores): no count to show.
+        return ""
     text = str(next(iter(mine))) if mine else "—"
     return f"{text} ({next(iter(theirs))})" if theirs else text
 
@@ -137,7 +140,7 @@ def paper_view(table: pd.DataFrame, view: View | None = None) -> pd.DataFrame:
     # and cells: the count row for the columns with one count, the cells for the others.
     count_column = (any(text is None for text in by_column.values())
                     and all(text is not None for text in by_row.values()))
-    count_row = not count_column and any(text is not None for text in by_column.values())
+    count_row = not count_column and any(text for text in by_column.values())
     lines = []
     for row_key, group in frame.groupby(keys, sort=False, dropna=False):
         label = row_key if isinstance(row_key, tuple) else (row_key,)

@@ -1,0 +1,95 @@
+"""Tests for what the WIKI-PSE rules read and which embeddings and tables a config asks for."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+from reprobe.config import CHECKOUT, SCHEMA_PATH, schema_errors
+from reprobe.errors import ConfigError
+from reprobe.wikipse.targets import (
+    MODELS,
+    TABLES,
+    WikiPseTargets,
+    aggregate_names,
+    embedding_names,
+)
+
+EMBEDDINGS = {"models": ["skip", "sskip"], "dims": [16], "window": 5, "negative": 10,
+              "epochs": 5, "min_count": 3, "sample": 0.001, "alpha": 0.025, "workers": 1,
+              "wang2vec": None}
+
+
+def raw_target(name: str) -> str:
+    """A stand-in for the workflow's raw_target."""
+    return f"data/raw/{name}/{name}.txt"
+
+
+def config(**typing: object) -> dict:
+    """A wikipse config with the schema's defaults filled in."""
+    return {"wikipse": {
+        "typing": {"method": "table", "figer_map": {"source": "map"},
+                   "title_table": {"source": "table"}, **typing},
+        "fold": [{"figer": "/building", "sclass": "location", "reason": "r"}],
+        "released": {"classes": {"source": "classes"}, "train": {"source": "train"}},
+        "min_frequency": 20, "selection": {"single_per_split": None, "multi_per_split": 5},
+        "embeddings": dict(EMBEDDINGS)}}
+
+
+def test_embedding_and_aggregate_names() -> None:
+    assert embedding_names(EMBEDDINGS) == ["skip-word-16", "skip-sclass-16", "sskip-word-16",
+                                           "sskip-sclass-16"]
+    assert aggregate_names(EMBEDDINGS) == ["skip-unif-16", "skip-wght-16", "sskip-unif-16",
+                                           "sskip-wght-16"]
+
+
+def test_table_typing_reads_the_title_table() -> None:
+    targets = WikiPseTargets(config(), raw_target, ["0000", "0001"])
+    arguments = shlex.split(targets.typing_arguments())
+    assert arguments[arguments.index("--title-table") + 1] == raw_target("table")
+    assert arguments[arguments.index("--released-classes") + 1] == raw_target("classes")
+    assert "--freebase-types" not in arguments
+    assert targets.freebase_inputs() == {} and targets.freebase_arguments() == ""
+
+
+def test_freebase_typing_reads_the_streamed_tables() -> None:
+    targets = WikiPseTargets(config(method="freebase", freebase={"source": "fb"},
+                                    mid_titles={"source": "mids", "member": "mid2name.tsv"}),
+                             raw_target, ["0000"])
+    assert "freebase_types" in targets.typing_inputs()
+    arguments = shlex.split(targets.freebase_arguments())
+    assert arguments[arguments.index("--mid-titles") + 1] == raw_target("mids") + "/mid2name.tsv"
+
+
+def test_a_method_without_its_source_names_the_key() -> None:
+    with pytest.raises(ConfigError, match="wikipse.typing.freebase"):
+        WikiPseTargets(config(method="freebase"), raw_target, ["0000"])
+
+
+def test_tables_outputs_and_options() -> None:
+    targets = WikiPseTargets(config(), raw_target, ["0000", "0001"])
+    assert f"{TABLES}/released_vs_rebuilt.csv" in targets.tables
+    assert f"{MODELS}/sskip-wght-16" in targets.outputs
+    assert targets.shard_files("word.txt") == ["data/processed/wikipse/shards/0000/word.txt",
+                                               "data/processed/wikipse/shards/0001/word.txt"]
+    assert targets.selection_arguments() == "--min-frequency 20 --multi-per-split 5"
+    embed = shlex.split(targets.embedding_arguments(SimpleNamespace(wp_model="sskip",
+                                                                    wp_dim="16")))
+    assert embed[:4] == ["--model", "sskip", "--dim", "16"]
+    assert "--wang2vec" not in embed
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "paper.yaml"])
+def test_the_shipped_configs_build_their_targets(name: str) -> None:
+    from snakemake.utils import validate
+
+    loaded = yaml.safe_load((CHECKOUT / "config" / name).read_text(encoding="utf-8"))
+    assert schema_errors(loaded) == []
+    validate(loaded, str(SCHEMA_PATH))
+    targets = WikiPseTargets(loaded, raw_target, ["0000"])
+    assert {Path(t).name for t in targets.tables} == {
+        "stats.csv", "fold.csv", "typing.csv", "released_vs_rebuilt.csv"}

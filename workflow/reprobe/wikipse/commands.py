@@ -1,0 +1,250 @@
+"""`reprobe wikipse …`: the steps of the WIKI-PSE build (Yaghoobzadeh et al. 2019), part 1."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+log = logging.getLogger("reprobe.wikipse")
+
+
+def _link_targets(links: Path) -> dict[str, int]:
+    """Distinct resolved link targets with their link counts, from the gathered links."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    counts = pc.value_counts(pq.read_table(links, columns=["target"])["target"])
+    return {str(item["values"]): int(item["counts"]) for item in counts.to_pylist()}
+
+
+def cmd_freebase(args: argparse.Namespace) -> None:
+    """Stream the Freebase dump once: keep the types types.map knows and the English titles."""
+    from reprobe.wikipse.classes import read_types_map
+    from reprobe.wikipse.freebase import stream_freebase, write_mid_titles
+
+    counts = stream_freebase(Path(args.dump), set(read_types_map(Path(args.figer_map))),
+                             Path(args.types_out), Path(args.titles_out))
+    if args.mid_titles:
+        # The paper's page -> topic mapping replaces the dump's own title keys.
+        counts["mid_titles"] = write_mid_titles(Path(args.mid_titles), Path(args.titles_out))
+    log.info("freebase: %s", json.dumps(counts))
+
+
+def cmd_typing(args: argparse.Namespace) -> None:
+    """Type every link target with S-classes; the fold and typing tables."""
+    from reprobe.wikipse.classes import (
+        compare_classes,
+        figer_types_of,
+        fold_rules,
+        fold_table,
+        read_types_map,
+    )
+    from reprobe.wikipse.freebase import title_types
+    from reprobe.wikipse.tables import write_fold_table, write_typing_table
+    from reprobe.wikipse.typing import (
+        read_title_table,
+        to_figer,
+        type_titles,
+        write_typed_targets,
+    )
+
+    types_map = read_types_map(Path(args.figer_map))
+    figer = figer_types_of(types_map)
+    rules = fold_rules(json.loads(args.fold))
+    targets = _link_targets(Path(args.links))
+    if args.title_table:
+        table = read_title_table(Path(args.title_table), figer_types=figer)
+    else:
+        table = to_figer(title_types(Path(args.freebase_types), Path(args.freebase_titles),
+                                     only=set(targets)), types_map)
+    typed, counts = type_titles(targets, table, figer, rules)
+    counts["links"] = sum(targets.values())
+    counts["links_typed"] = sum(n for title, n in targets.items() if title in typed)
+    if args.released_classes:
+        produced = {c for classes in typed.values() for c in classes}
+        check = compare_classes(produced, Path(args.released_classes))
+        counts["classes_produced"] = check["produced"]
+        counts["released_classes_missing"] = len(check["missing"])
+        log.info("classes against the released list: %s", json.dumps(check))
+    write_typed_targets(typed, Path(args.output), Path(args.counts), counts)
+    write_fold_table(fold_table(figer, rules), Path(args.fold_csv), Path(args.fold_md))
+    write_typing_table(counts, Path(args.typing_csv), Path(args.typing_md))
+    log.info("typing: %s", json.dumps(counts))
+
+
+def cmd_corpus_shard(args: argparse.Namespace) -> None:
+    """One shard's word and word/S-class corpora and counts."""
+    from reprobe.wikipse.corpora import ShardCorpora, build_shard_corpora
+    from reprobe.wikipse.release import read_class_list
+
+    order = read_class_list(Path(args.class_order)) if args.class_order else []
+    folder = Path(args.output_dir)
+    out = ShardCorpora(folder / "word.txt", folder / "sclass.txt", folder / "mentions.parquet",
+                       folder / "tokens.parquet", folder / "stats.json")
+    stats = build_shard_corpora(Path(args.sentences), Path(args.links), Path(args.redirects),
+                                Path(args.typed), order, out)
+    log.info("shard %s: %s", folder.name, json.dumps(stats))
+
+
+def cmd_corpus(args: argparse.Namespace) -> None:
+    """Gather the shards: one word corpus, one word/S-class corpus, summed counts."""
+    from reprobe.wikipse.corpora import gather_corpora
+
+    stats = gather_corpora([Path(f) for f in args.shards], Path(args.output_dir))
+    log.info("corpora: %s", json.dumps(stats))
+
+
+def cmd_dataset(args: argparse.Namespace) -> None:
+    """The dataset: annotated words over the minimum frequency, the seeded selection."""
+    from reprobe.wikipse.corpora import read_counts
+    from reprobe.wikipse.dataset import frequent, select, word_classes, write_dataset
+    from reprobe.wikipse.tables import stats_rows, write_stats_table
+
+    folder = Path(args.corpus_dir)
+    mentions, tokens = read_counts(folder)
+    words = frequent(word_classes(mentions), tokens, args.min_frequency)
+    splits = select(words, single_per_split=args.single_per_split,
+                    multi_per_split=args.multi_per_split, seed=args.seed)
+    corpus = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
+    card = {"corpus": corpus, "min_frequency": args.min_frequency, "seed": args.seed,
+            "selection": {"single_per_split": args.single_per_split,
+                          "multi_per_split": args.multi_per_split}}
+    write_dataset(words, splits, Path(args.output_dir), card)
+    rows = stats_rows(corpus, tokens, args.min_frequency, words, splits)
+    write_stats_table(rows, Path(args.reference), Path(args.csv), Path(args.md))
+
+
+def cmd_released(args: argparse.Namespace) -> None:
+    """How many released words the rebuild has, with the same classes and dominant class."""
+    from reprobe.wikipse.dataset import compare_release, read_dataset
+    from reprobe.wikipse.release import read_release
+    from reprobe.wikipse.tables import write_released_table
+
+    rebuilt = read_dataset(Path(args.words))
+    comparisons = {split: compare_release(read_release(Path(path)), rebuilt)
+                   for split, path in (("train", args.released_train),
+                                       ("test", args.released_test)) if path}
+    write_released_table(comparisons, Path(args.csv), Path(args.md))
+
+
+def cmd_embed(args: argparse.Namespace) -> None:
+    """Train SKIP or SSKIP vectors on a corpus; save them (memory-mappable KeyedVectors)."""
+    from reprobe.wikipse.embed import train_embedding
+    from reprobe.wikipse.sskip import SSkipConfig
+    from reprobe.wikipse.vectors import save_vectors
+
+    config = SSkipConfig(dim=args.dim, window=args.window, negative=args.negative,
+                         epochs=args.epochs, min_count=args.min_count, alpha=args.alpha,
+                         sample=args.sample, workers=args.workers, seed=args.seed)
+    vectors = train_embedding(args.model, Path(args.corpus), config,
+                              Path(args.wang2vec) if args.wang2vec else None)
+    save_vectors(vectors, Path(args.output))
+    log.info("%s on %s: %d vectors of %d dimensions", args.model, args.corpus, len(vectors),
+             vectors.vector_size)
+
+
+def cmd_aggregate(args: argparse.Namespace) -> None:
+    """unifΣ and wghtΣ of the dataset's words from word/S-class vectors."""
+    from reprobe.wikipse.aggregate import aggregate
+    from reprobe.wikipse.dataset import read_dataset
+    from reprobe.wikipse.vectors import load_vectors, save_vectors
+
+    words = read_dataset(Path(args.words))
+    senses = load_vectors(Path(args.sense_vectors))
+    for kind, out in (("unif", args.unif), ("wght", args.wght)):
+        vectors, counts = aggregate(words, senses, kind)
+        save_vectors(vectors, Path(out), {"counts.json": json.dumps(counts, indent=1) + "\n"})
+        log.info("%sΣ: %s", kind, json.dumps(counts))
+
+
+def _register_data(sub: argparse._SubParsersAction,
+                   add: Callable[..., argparse.ArgumentParser]) -> None:
+    """Typing, corpora and the dataset."""
+    freebase = add("freebase", cmd_freebase, sub)
+    freebase.add_argument("--dump", required=True, help="Freebase RDF dump (.gz)")
+    freebase.add_argument("--figer-map", required=True, help="FIGER's types.map")
+    freebase.add_argument("--mid-titles", default=None,
+                          help="FIGER's MID -> Wikipedia title TSV (absent: the dump's keys)")
+    freebase.add_argument("--types-out", required=True, help="MID -> Freebase type (Parquet)")
+    freebase.add_argument("--titles-out", required=True, help="MID -> title (Parquet)")
+
+    typing = add("typing", cmd_typing, sub)
+    typing.add_argument("--links", required=True, help="gathered Wikipedia links (Parquet)")
+    typing.add_argument("--figer-map", required=True, help="FIGER's types.map")
+    typing.add_argument("--fold", required=True, help="the fold rows (JSON list)")
+    typing.add_argument("--title-table", default=None, help="title -> FIGER types TSV")
+    typing.add_argument("--freebase-types", default=None, help="from `wikipse freebase`")
+    typing.add_argument("--freebase-titles", default=None, help="from `wikipse freebase`")
+    typing.add_argument("--released-classes", default=None,
+                        help="released semantic_classes.txt, to compare the class set with")
+    typing.add_argument("--output", required=True, help="typed targets (Parquet)")
+    typing.add_argument("--counts", required=True, help="typing counts (JSON)")
+    for name in ("fold", "typing"):
+        typing.add_argument(f"--{name}-csv", required=True)
+        typing.add_argument(f"--{name}-md", required=True)
+
+    shard = add("corpus-shard", cmd_corpus_shard, sub)
+    shard.add_argument("--sentences", required=True, help="a Wikipedia shard's sentences")
+    shard.add_argument("--links", required=True, help="the same shard's links")
+    shard.add_argument("--redirects", required=True, help="gathered redirects (Parquet)")
+    shard.add_argument("--typed", required=True, help="typed targets (Parquet)")
+    shard.add_argument("--class-order", default=None,
+                       help="semantic_classes.txt: the class a multi-class mention's token takes")
+    shard.add_argument("--output-dir", required=True, help="the shard's corpus folder")
+
+    corpus = add("corpus", cmd_corpus, sub)
+    corpus.add_argument("--output-dir", required=True, help="the gathered corpus folder")
+    corpus.add_argument("shards", nargs="+", help="the shards' corpus folders, in order")
+
+    dataset = add("dataset", cmd_dataset, sub)
+    dataset.add_argument("--corpus-dir", required=True, help="the gathered corpus folder")
+    dataset.add_argument("--min-frequency", type=int, required=True, help="paper 20")
+    dataset.add_argument("--single-per-split", type=int, default=None,
+                         help="single-class words per split (default: as many as multi-class)")
+    dataset.add_argument("--multi-per-split", type=int, default=None,
+                         help="multi-class words per split (default: half of them)")
+    dataset.add_argument("--seed", type=int, required=True)
+    dataset.add_argument("--output-dir", required=True,
+                         help="train.tsv, test.tsv (released format), words.parquet, card.json")
+    dataset.add_argument("--reference", required=True, help="the paper's statistics")
+    dataset.add_argument("--csv", required=True, help="statistics table")
+    dataset.add_argument("--md", required=True)
+
+    released = add("released", cmd_released, sub)
+    released.add_argument("--words", required=True, help="the rebuilt words.parquet")
+    released.add_argument("--released-train", default=None, help="released train.tsv")
+    released.add_argument("--released-test", default=None, help="released test.tsv")
+    released.add_argument("--csv", required=True)
+    released.add_argument("--md", required=True)
+
+
+def _register_vectors(sub: argparse._SubParsersAction,
+                      add: Callable[..., argparse.ArgumentParser]) -> None:
+    """Embeddings and aggregates."""
+    embed = add("embed", cmd_embed, sub)
+    embed.add_argument("--model", choices=["skip", "sskip"], required=True)
+    embed.add_argument("--corpus", required=True, help="one sentence a line")
+    embed.add_argument("--output", required=True, help="vectors folder (KeyedVectors)")
+    for name, kind in (("dim", int), ("window", int), ("negative", int), ("epochs", int),
+                       ("min-count", int), ("sample", float), ("alpha", float),
+                       ("workers", int), ("seed", int)):
+        embed.add_argument(f"--{name}", type=kind, required=True)
+    embed.add_argument("--wang2vec", default=None, help="train SSKIP with this wang2vec binary")
+
+    aggregate = add("aggregate", cmd_aggregate, sub)
+    aggregate.add_argument("--words", required=True, help="the dataset's words.parquet")
+    aggregate.add_argument("--sense-vectors", required=True, help="word/S-class vectors folder")
+    aggregate.add_argument("--unif", required=True, help="unifΣ vectors folder")
+    aggregate.add_argument("--wght", required=True, help="wghtΣ vectors folder")
+
+
+def register(commands: argparse._SubParsersAction,
+             add: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add the `wikipse` command group to the CLI."""
+    group = commands.add_parser("wikipse", help="Yaghoobzadeh et al. 2019: WIKI-PSE")
+    sub = group.add_subparsers(dest="wikipse_command", required=True, metavar="STEP")
+    _register_data(sub, add)
+    _register_vectors(sub, add)

@@ -1,0 +1,222 @@
+"""The WIKI-PSE corpora of one Wikipedia shard (Yaghoobzadeh et al. 2019, §3 and §4.1).
+
+"For the corpus, we include only sentences with at least one annotated mention", lowercased. A
+mention is annotated when its link target (redirects resolved) has an S-class. In the word
+corpus each annotated mention is one token `@surface_form@` (spaces → `_`, so a multiword link is
+one token); in the word/S-class corpus the same token carries its class, `@surface_form@-class`.
+Unlinked words, and linked mentions whose target has no S-class, stay as they are.
+
+A mention whose target has several S-classes counts once for each in the dataset's frequencies;
+in the word/S-class corpus it needs one token, and takes the class that comes first in the class
+order given (the released classes by descending frequency): the paper does not say.
+
+Per shard: the two corpora (one sentence a line), the annotated mentions counted by
+(word, S-class), and the word corpus's token counts (for the vocabulary and min frequency).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from reprobe.io import atomic_path, atomic_write_text
+
+MENTION_COUNTS_SCHEMA = pa.schema([("word", pa.string()), ("sclass", pa.string()),
+                                   ("freq", pa.int64())])
+TOKEN_COUNTS_SCHEMA = pa.schema([("token", pa.string()), ("count", pa.int64())])
+
+
+class Link(NamedTuple):
+    """A linked mention: its token span in the sentence, surface text and target title."""
+
+    start: int
+    end: int
+    surface: str
+    target: str
+
+
+class ShardCorpora(NamedTuple):
+    """Where one shard's corpora and counts go."""
+
+    words: Path
+    sclasses: Path
+    mentions: Path
+    tokens: Path
+    stats: Path
+
+
+def mention_token(surface: str) -> str:
+    """`@new_york@` for the surface form "New York": lowercased, spaces joined by `_`."""
+    return "@" + "_".join(surface.lower().split()) + "@"
+
+
+def sclass_token(word: str, sclass: str) -> str:
+    """`@new_york@-location`: a mention token with its S-class."""
+    return f"{word}{sclass}"
+
+
+def read_redirects(path: Path) -> dict[str, str]:
+    """Title → final target, from the gathered redirects table."""
+    table = pq.read_table(path, columns=["title", "target"])
+    return dict(zip(table["title"].to_pylist(), table["target"].to_pylist(), strict=True))
+
+
+def read_typed_targets(path: Path) -> dict[str, list[str]]:
+    """Title → its S-classes, from the typed-targets table."""
+    table = pq.read_table(path, columns=["title", "sclasses"])
+    return dict(zip(table["title"].to_pylist(), table["sclasses"].to_pylist(), strict=True))
+
+
+def shard_links(path: Path, redirects: Mapping[str, str]) -> dict[tuple[int, int], list[Link]]:
+    """The shard's links by (page, sentence), targets resolved through redirects, in order."""
+    table = pq.read_table(path, columns=["page_id", "sentence_index", "token_start",
+                                         "token_end", "surface", "target"])
+    links: dict[tuple[int, int], list[Link]] = defaultdict(list)
+    for page, sentence, start, end, surface, target in zip(
+            *(table[name].to_pylist() for name in table.column_names), strict=True):
+        links[(page, sentence)].append(Link(start, end, surface, redirects.get(target, target)))
+    for found in links.values():
+        found.sort()
+    return links
+
+
+Annotated = tuple[list[str], list[str], list[tuple[str, list[str]]]]
+
+
+def annotate(tokens: Sequence[str], links: Sequence[Link], typed: Mapping[str, Sequence[str]],
+             class_rank: Mapping[str, int]) -> Annotated:
+    """The sentence's word and word/S-class token lists and its annotated mentions
+    (word token, S-classes); lowercased. No annotated mention: three empty lists."""
+    words: list[str] = []
+    sclasses: list[str] = []
+    mentions: list[tuple[str, list[str]]] = []
+    position = 0
+    for link in links:
+        classes = typed.get(link.target)
+        # Overlapping or empty spans cannot be one token; untyped links stay plain words.
+        if not classes or link.start < position or link.end <= link.start:
+            continue
+        plain = [t.lower() for t in tokens[position:link.start]]
+        words += plain
+        sclasses += plain
+        word = mention_token(link.surface)
+        ordered = sorted(classes, key=lambda c: (class_rank.get(c, len(class_rank)), c))
+        words.append(word)
+        sclasses.append(sclass_token(word, ordered[0]))
+        mentions.append((word, ordered))
+        position = link.end
+    if not mentions:
+        return [], [], []
+    rest = [t.lower() for t in tokens[position:]]
+    return words + rest, sclasses + rest, mentions
+
+
+def build_shard_corpora(
+    sentences: Path, links: Path, redirects: Path, typed_targets: Path,
+    class_order: Sequence[str], out: ShardCorpora,
+) -> dict[str, int]:
+    """Write one shard's two corpora, mention counts and token counts; return its counts."""
+    by_sentence = shard_links(links, read_redirects(redirects))
+    typed = read_typed_targets(typed_targets)
+    rank = {c: i for i, c in enumerate(class_order)}
+    mentions: Counter[tuple[str, str]] = Counter()
+    tokens: Counter[str] = Counter()
+    stats = Counter()
+    with atomic_path(out.words) as words_tmp, atomic_path(out.sclasses) as classes_tmp, \
+            words_tmp.open("w", encoding="utf-8") as words_out, \
+            classes_tmp.open("w", encoding="utf-8") as classes_out:
+        for batch in pq.ParquetFile(sentences).iter_batches(
+                columns=["page_id", "sentence_index", "tokens"]):
+            for page, index, sentence in zip(*(c.to_pylist() for c in batch.columns),
+                                             strict=True):
+                stats["sentences"] += 1
+                found = by_sentence.get((page, index), [])
+                word_line, class_line, annotated = annotate(sentence, found, typed, rank)
+                if not annotated:
+                    continue
+                stats["sentences_kept"] += 1
+                stats["annotated_mentions"] += len(annotated)
+                words_out.write(" ".join(word_line) + "\n")
+                classes_out.write(" ".join(class_line) + "\n")
+                tokens.update(word_line)
+                mentions.update((word, c) for word, classes in annotated for c in classes)
+    stats["tokens"] = sum(tokens.values())
+    write_counts(mentions, out.mentions)
+    write_token_counts(tokens, out.tokens)
+    atomic_write_text(out.stats, json.dumps(dict(sorted(stats.items())), indent=1) + "\n")
+    return dict(stats)
+
+
+def write_counts(mentions: Mapping[tuple[str, str], int], path: Path) -> None:
+    """(word, S-class, freq) rows as Parquet, sorted."""
+    keys = sorted(mentions)
+    with atomic_path(path) as tmp:
+        pq.write_table(pa.table({"word": [w for w, _ in keys], "sclass": [c for _, c in keys],
+                                 "freq": [mentions[k] for k in keys]},
+                                schema=MENTION_COUNTS_SCHEMA), tmp, compression="zstd")
+
+
+def write_token_counts(tokens: Mapping[str, int], path: Path) -> None:
+    """(token, count) rows as Parquet, sorted by token."""
+    keys = sorted(tokens)
+    with atomic_path(path) as tmp:
+        pq.write_table(pa.table({"token": keys, "count": [tokens[k] for k in keys]},
+                                schema=TOKEN_COUNTS_SCHEMA), tmp, compression="zstd")
+
+
+def concatenate(parts: Iterable[Path], out: Path) -> int:
+    """Concatenate shard corpora in shard order into one file; the number of lines."""
+    lines = 0
+    with atomic_path(out) as tmp, tmp.open("wb") as handle:
+        for part in parts:
+            with Path(part).open("rb") as source:
+                for line in source:
+                    handle.write(line)
+                    lines += 1
+    return lines
+
+
+def gather_corpora(shards: Sequence[Path], folder: Path) -> dict[str, int]:
+    """The shards' corpora concatenated in order, their counts summed, into folder."""
+    folder = Path(folder)
+    lines = {corpus: concatenate([Path(s) / f"{corpus}.txt" for s in shards],
+                                 folder / f"{corpus}.txt") for corpus in ("word", "sclass")}
+    write_counts(sum_counts([Path(s) / "mentions.parquet" for s in shards],
+                            ["word", "sclass"], "freq"), folder / "mentions.parquet")
+    write_token_counts(sum_counts([Path(s) / "tokens.parquet" for s in shards], ["token"],
+                                  "count"), folder / "tokens.parquet")
+    stats: Counter[str] = Counter()
+    for shard in shards:
+        stats.update(json.loads((Path(shard) / "stats.json").read_text(encoding="utf-8")))
+    stats["shards"] = len(shards)
+    if lines["word"] != lines["sclass"]:
+        raise ValueError(f"{folder}: the two corpora differ in length ({lines})")
+    atomic_write_text(folder / "stats.json", json.dumps(dict(sorted(stats.items())),
+                                                        indent=1) + "\n")
+    return dict(stats)
+
+
+def read_counts(folder: Path) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
+    """The gathered (word, S-class) mention counts and token counts of a corpus folder."""
+    mentions = pq.read_table(Path(folder) / "mentions.parquet")
+    tokens = pq.read_table(Path(folder) / "tokens.parquet")
+    return (dict(zip(zip(mentions["word"].to_pylist(), mentions["sclass"].to_pylist(),
+                         strict=True), mentions["freq"].to_pylist(), strict=True)),
+            dict(zip(tokens["token"].to_pylist(), tokens["count"].to_pylist(), strict=True)))
+
+
+def sum_counts(parts: Iterable[Path], keys: Sequence[str], value: str) -> Counter:
+    """The shards' count tables summed by their key columns."""
+    total: Counter = Counter()
+    for part in parts:
+        table = pq.read_table(part)
+        columns = [table[k].to_pylist() for k in keys]
+        for *key, count in zip(*columns, table[value].to_pylist(), strict=True):
+            total[tuple(key) if len(key) > 1 else key[0]] += count
+    return total

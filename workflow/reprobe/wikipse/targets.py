@@ -1,0 +1,178 @@
+"""What the WIKI-PSE rules read, and which corpora, embeddings and tables a config asks for.
+
+`workflow/rules/wikipse.smk` only wires: inputs, parameters and target lists come from
+`WikiPseTargets`, whose methods take Snakemake's `wildcards` where a rule needs them.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+from reprobe.errors import ConfigError
+
+DATA = "data/processed/wikipse"
+MODELS = "data/models/wikipse"
+TABLES = "results/tables/wikipse"
+WIKI_DIR = "data/processed/wikipedia"
+CORPORA = ("word", "sclass")
+AGGREGATES = ("unif", "wght")
+SHARD_FILES = ("word.txt", "sclass.txt", "mentions.parquet", "tokens.parquet", "stats.json")
+
+
+class Read(NamedTuple):
+    """One file a job reads: what Snakemake tracks, and the path the command is given."""
+
+    target: str
+    path: str
+
+
+def inside(path: str, member: str | None) -> str:
+    """The member inside an extracted folder, or the path itself when there is none."""
+    return f"{path}/{member}" if member else path
+
+
+def check_typing(typing: Mapping[str, Any]) -> None:
+    """An error naming the key the chosen typing method needs and lacks."""
+    needed = {"table": ("title_table",), "freebase": ("freebase",)}[typing["method"]]
+    for key in needed:
+        if key not in typing:
+            raise ConfigError(f"wikipse.typing.{key}: needed by method {typing['method']}")
+
+
+def embedding_names(embeddings: Mapping[str, Any]) -> list[str]:
+    """`skip-word-100`, `sskip-sclass-100`, …: every trained embedding."""
+    return [f"{model}-{corpus}-{dim}" for model in embeddings["models"]
+            for corpus in CORPORA for dim in embeddings["dims"]]
+
+
+def aggregate_names(embeddings: Mapping[str, Any]) -> list[str]:
+    """`skip-unif-100`, `sskip-wght-100`, …: every aggregate of word/S-class vectors."""
+    return [f"{model}-{kind}-{dim}" for model in embeddings["models"]
+            for kind in AGGREGATES for dim in embeddings["dims"]]
+
+
+class WikiPseTargets:
+    """The WIKI-PSE stage's inputs, parameters and target lists for one configuration."""
+
+    def __init__(self, config: dict[str, Any], raw_target: Callable[[str], str],
+                 shards: list[str]) -> None:
+        wikipse = config["wikipse"]
+        check_typing(wikipse["typing"])
+        self.wp = wikipse
+        self.raw_target = raw_target
+        self.shards = shards
+        self.typing = wikipse["typing"]
+        self.released = wikipse["released"]
+        self.embeddings = embedding_names(wikipse["embeddings"])
+        self.aggregates = aggregate_names(wikipse["embeddings"])
+        self.tables = [f"{TABLES}/stats.csv", f"{TABLES}/fold.csv", f"{TABLES}/typing.csv",
+                       *([f"{TABLES}/released_vs_rebuilt.csv"]
+                         if {"train", "test"} & set(self.released) else [])]
+        # Part 2 reads these; the default target builds them.
+        self.outputs = [*(f"{MODELS}/{name}" for name in self.embeddings + self.aggregates)]
+
+    def source(self, spec: Mapping[str, Any]) -> Read:
+        """An input of the config: its source's file or folder (and the member inside)."""
+        target = self.raw_target(spec["source"])
+        return Read(target, inside(target, spec.get("member")))
+
+    def typing_reads(self) -> dict[str, Read]:
+        """Every file the typing job reads, by `reprobe wikipse typing` option."""
+        reads = {"figer_map": self.source(self.typing["figer_map"]),
+                 "links": Read(f"{WIKI_DIR}/links.parquet", f"{WIKI_DIR}/links.parquet")}
+        if self.typing["method"] == "table":
+            reads["title_table"] = self.source(self.typing["title_table"])
+        else:
+            for name in ("types", "titles"):
+                path = f"{DATA}/freebase/{name}.parquet"
+                reads[f"freebase_{name}"] = Read(path, path)
+        if "classes" in self.released:
+            reads["released_classes"] = self.source(self.released["classes"])
+        return reads
+
+    def typing_inputs(self) -> dict[str, str]:
+        """The typing job's named inputs."""
+        return {name: read.target for name, read in self.typing_reads().items()}
+
+    def typing_arguments(self) -> str:
+        """`reprobe wikipse typing` options: its files and the fold (JSON), shell-quoted."""
+        arguments = [part for name, read in self.typing_reads().items()
+                     for part in (f"--{name.replace('_', '-')}", read.path)]
+        return shlex.join([*arguments, "--fold", json.dumps(self.wp["fold"])])
+
+    def freebase_reads(self) -> dict[str, Read]:
+        """The Freebase job's files: the dump, types.map and the optional MID → title TSV."""
+        reads = {"dump": self.source(self.typing["freebase"]),
+                 "figer_map": self.source(self.typing["figer_map"])}
+        if "mid_titles" in self.typing:
+            reads["mid_titles"] = self.source(self.typing["mid_titles"])
+        return reads
+
+    def freebase_inputs(self) -> dict[str, str]:
+        """The Freebase job's named inputs (none unless the method is freebase)."""
+        if self.typing["method"] != "freebase":
+            return {}
+        return {name: read.target for name, read in self.freebase_reads().items()}
+
+    def freebase_arguments(self) -> str:
+        """`reprobe wikipse freebase` options, shell-quoted (none unless the method is
+        freebase)."""
+        if self.typing["method"] != "freebase":
+            return ""
+        return shlex.join([part for name, read in self.freebase_reads().items()
+                           for part in (f"--{name.replace('_', '-')}", read.path)])
+
+    def shard_files(self, name: str) -> list[str]:
+        """One file of every corpus shard, in shard order."""
+        return [f"{DATA}/shards/{shard}/{name}" for shard in self.shards]
+
+    def class_order_file(self) -> list[str]:
+        """The released class list, when configured (it orders a mention's classes)."""
+        return [self.source(self.released["classes"]).target] if "classes" in self.released \
+            else []
+
+    def class_order_option(self) -> str:
+        """`--class-order PATH` when the released class list is configured."""
+        if "classes" not in self.released:
+            return ""
+        return shlex.join(["--class-order", self.source(self.released["classes"]).path])
+
+    def released_reads(self) -> dict[str, Read]:
+        """The released train/test files configured."""
+        return {split: self.source(self.released[split]) for split in ("train", "test")
+                if split in self.released}
+
+    def released_targets(self) -> list[str]:
+        """What Snakemake tracks of the released train/test files."""
+        return [read.target for read in self.released_reads().values()]
+
+    def released_arguments(self) -> str:
+        """`--released-<split> PATH` options, shell-quoted."""
+        return shlex.join([part for split, read in self.released_reads().items()
+                           for part in (f"--released-{split}", read.path)])
+
+    def selection_arguments(self) -> str:
+        """`reprobe wikipse dataset` selection options."""
+        selection = self.wp["selection"]
+        arguments = ["--min-frequency", str(self.wp["min_frequency"])]
+        for key in ("single_per_split", "multi_per_split"):
+            if selection[key] is not None:
+                arguments += [f"--{key.replace('_', '-')}", str(selection[key])]
+        return shlex.join(arguments)
+
+    def embedding_arguments(self, wildcards: Any) -> str:
+        """`reprobe wikipse embed` settings of one embedding, shell-quoted."""
+        settings = self.wp["embeddings"]
+        arguments = ["--model", wildcards.wp_model, "--dim", wildcards.wp_dim]
+        for key in ("window", "negative", "epochs", "min_count", "sample", "alpha", "workers"):
+            arguments += [f"--{key.replace('_', '-')}", str(settings[key])]
+        if wildcards.wp_model == "sskip" and settings["wang2vec"]:
+            arguments += ["--wang2vec", settings["wang2vec"]]
+        return shlex.join(arguments)
+
+    def workers(self) -> int:
+        """Threads of an embedding job."""
+        return int(self.wp["embeddings"]["workers"])

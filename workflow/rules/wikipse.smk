@@ -1,0 +1,224 @@
+# WIKI-PSE (Yaghoobzadeh et al. 2019), part 1: link targets typed with S-classes, the word and
+# word/S-class corpora (one job per Wikipedia shard), the dataset, SKIP/SSKIP, unifΣ/wghtΣ.
+
+
+from reprobe.wikipse.targets import (
+    DATA as WP_DATA,
+    MODELS as WP_MODELS,
+    TABLES as WP_TABLES,
+    WikiPseTargets,
+)
+
+# Every input, parameter and target list of these rules: reprobe/wikipse/targets.py.
+WP = WikiPseTargets(config, raw_target, WIKI_SHARDS)
+WIKIPSE_TABLES = WP.tables + WP.outputs
+
+
+wildcard_constraints:
+    wp_model="skip|sskip",
+    wp_corpus="word|sclass",
+    wp_dim=r"\d+",
+
+
+rule wikipse_freebase:
+    input:
+        **WP.freebase_inputs(),
+    output:
+        types=f"{WP_DATA}/freebase/types.parquet",
+        titles=f"{WP_DATA}/freebase/titles.parquet",
+    log:
+        "logs/wikipse_freebase.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=1440,
+    params:
+        files=WP.freebase_arguments(),
+    shell:
+        "python -m reprobe wikipse freebase {params.files} --types-out {output.types} "
+        "--titles-out {output.titles} 2> {log}"
+
+
+rule wikipse_typing:
+    input:
+        **WP.typing_inputs(),
+    output:
+        typed=f"{WP_DATA}/typed_targets.parquet",
+        counts=f"{WP_DATA}/typing.json",
+        fold_csv=f"{WP_TABLES}/fold.csv",
+        fold_md=f"{WP_TABLES}/fold.md",
+        typing_csv=f"{WP_TABLES}/typing.csv",
+        typing_md=f"{WP_TABLES}/typing.md",
+    log:
+        "logs/wikipse_typing.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=16000,
+        runtime=120,
+    params:
+        files=WP.typing_arguments(),
+    shell:
+        "python -m reprobe wikipse typing {params.files} --output {output.typed} "
+        "--counts {output.counts} --fold-csv {output.fold_csv} --fold-md {output.fold_md} "
+        "--typing-csv {output.typing_csv} --typing-md {output.typing_md} 2> {log}"
+
+
+rule wikipse_corpus_shard:
+    input:
+        sentences=f"{WIKI_DIR}/shards/{{shard}}/sentences.parquet",
+        links=f"{WIKI_DIR}/shards/{{shard}}/links.parquet",
+        redirects=f"{WIKI_DIR}/redirects.parquet",
+        typed=rules.wikipse_typing.output.typed,
+        classes=WP.class_order_file(),
+    output:
+        word=f"{WP_DATA}/shards/{{shard}}/word.txt",
+        sclass=f"{WP_DATA}/shards/{{shard}}/sclass.txt",
+        mentions=f"{WP_DATA}/shards/{{shard}}/mentions.parquet",
+        tokens=f"{WP_DATA}/shards/{{shard}}/tokens.parquet",
+        stats=f"{WP_DATA}/shards/{{shard}}/stats.json",
+    log:
+        "logs/wikipse_corpus_shard/{shard}.log",
+    wildcard_constraints:
+        shard=r"\d{4}",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=4096,
+        runtime=120,
+    params:
+        folder=lambda wildcards, output: Path(output.stats).parent,
+        classes=WP.class_order_option(),
+    shell:
+        "python -m reprobe wikipse corpus-shard --sentences {input.sentences} "
+        "--links {input.links} --redirects {input.redirects} --typed {input.typed} "
+        "{params.classes} --output-dir {params.folder} 2> {log}"
+
+
+rule wikipse_corpus:
+    input:
+        WP.shard_files("stats.json"),
+        WP.shard_files("word.txt"),
+        WP.shard_files("sclass.txt"),
+        WP.shard_files("mentions.parquet"),
+        WP.shard_files("tokens.parquet"),
+    output:
+        word=f"{WP_DATA}/corpus/word.txt",
+        sclass=f"{WP_DATA}/corpus/sclass.txt",
+        mentions=f"{WP_DATA}/corpus/mentions.parquet",
+        tokens=f"{WP_DATA}/corpus/tokens.parquet",
+        stats=f"{WP_DATA}/corpus/stats.json",
+    log:
+        "logs/wikipse_corpus.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=16000,
+        runtime=240,
+    params:
+        folder=lambda wildcards, output: Path(output.stats).parent,
+        shards=lambda wildcards, input: [
+            Path(f).parent for f in input[: len(WIKI_SHARDS)]
+        ],
+    shell:
+        "python -m reprobe wikipse corpus --output-dir {params.folder} {params.shards} 2> {log}"
+
+
+rule wikipse_dataset:
+    input:
+        corpus=rules.wikipse_corpus.output.stats,
+        mentions=rules.wikipse_corpus.output.mentions,
+        tokens=rules.wikipse_corpus.output.tokens,
+        reference=REFERENCE / "wikipse/stats.csv",
+    output:
+        train=f"{WP_DATA}/dataset/train.tsv",
+        test=f"{WP_DATA}/dataset/test.tsv",
+        words=f"{WP_DATA}/dataset/words.parquet",
+        card=f"{WP_DATA}/dataset/card.json",
+        csv=f"{WP_TABLES}/stats.csv",
+        md=f"{WP_TABLES}/stats.md",
+    log:
+        "logs/wikipse_dataset.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=60,
+    params:
+        corpus=lambda wildcards, input: Path(input.corpus).parent,
+        folder=lambda wildcards, output: Path(output.card).parent,
+        selection=WP.selection_arguments(),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe wikipse dataset --corpus-dir {params.corpus} {params.selection} "
+        "--seed {params.seed} --output-dir {params.folder} --reference {input.reference} "
+        "--csv {output.csv} --md {output.md} 2> {log}"
+
+
+rule wikipse_released:
+    input:
+        words=rules.wikipse_dataset.output.words,
+        released=WP.released_targets(),
+    output:
+        csv=f"{WP_TABLES}/released_vs_rebuilt.csv",
+        md=f"{WP_TABLES}/released_vs_rebuilt.md",
+    log:
+        "logs/wikipse_released.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=4096,
+        runtime=30,
+    params:
+        released=WP.released_arguments(),
+    shell:
+        "python -m reprobe wikipse released --words {input.words} {params.released} "
+        "--csv {output.csv} --md {output.md} 2> {log}"
+
+
+rule wikipse_embed:
+    input:
+        f"{WP_DATA}/corpus/{{wp_corpus}}.txt",
+    output:
+        directory(f"{WP_MODELS}/{{wp_model}}-{{wp_corpus}}-{{wp_dim}}"),
+    log:
+        "logs/wikipse_embed/{wp_model}-{wp_corpus}-{wp_dim}.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: WP.workers()
+    resources:
+        mem_mb=16000,
+        runtime=2880,
+    params:
+        settings=WP.embedding_arguments,
+        seed=config["seed"],
+    shell:
+        "python -m reprobe wikipse embed {params.settings} --seed {params.seed} "
+        "--corpus {input} --output {output} 2> {log}"
+
+
+rule wikipse_aggregate:
+    input:
+        words=rules.wikipse_dataset.output.words,
+        senses=f"{WP_MODELS}/{{wp_model}}-sclass-{{wp_dim}}",
+    output:
+        unif=directory(f"{WP_MODELS}/{{wp_model}}-unif-{{wp_dim}}"),
+        wght=directory(f"{WP_MODELS}/{{wp_model}}-wght-{{wp_dim}}"),
+    log:
+        "logs/wikipse_aggregate/{wp_model}-{wp_dim}.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=60,
+    shell:
+        "python -m reprobe wikipse aggregate --words {input.words} "
+        "--sense-vectors {input.senses} --unif {output.unif} --wght {output.wght} 2> {log}"
