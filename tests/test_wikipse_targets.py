@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 from types import SimpleNamespace
@@ -37,7 +38,11 @@ def config(**typing: object) -> dict:
         "fold": [{"figer": "/building", "sclass": "location", "reason": "r"}],
         "released": {"classes": {"source": "classes"}, "train": {"source": "train"}},
         "min_frequency": 20, "selection": {"single_per_split": None, "multi_per_split": 5},
-        "embeddings": dict(EMBEDDINGS)}}
+        "embeddings": dict(EMBEDDINGS),
+        "probes": {"classifiers": ["LR", "KNN", "MLP"], "lr_c": 1.0, "knn_k": 5,
+                   "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 1,
+                   "analysis_model": "sskip"},
+        "similarity": {}}}
 
 
 def test_embedding_and_aggregate_names() -> None:
@@ -91,5 +96,41 @@ def test_the_shipped_configs_build_their_targets(name: str) -> None:
     assert schema_errors(loaded) == []
     validate(loaded, str(SCHEMA_PATH))
     targets = WikiPseTargets(loaded, raw_target, ["0000"])
-    assert {Path(t).name for t in targets.tables} == {
-        "stats.csv", "fold.csv", "typing.csv", "released_vs_rebuilt.csv"}
+    assert {"stats.csv", "fold.csv", "typing.csv", "released_vs_rebuilt.csv", "table2_rebuilt.csv",
+            "table4_rebuilt.csv", "table6.csv"} <= {Path(t).name for t in targets.tables}
+
+
+def part2_config() -> dict:
+    """The test config with part 2's defaults and a released train/test pair."""
+    loaded = config()
+    loaded["wikipse"]["released"]["test"] = {"source": "test"}
+    loaded["wikipse"]["probes"] = {"classifiers": ["LR", "MLP"], "lr_c": 1.0, "knn_k": 5,
+                                   "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 2,
+                                   "analysis_model": "sskip"}
+    loaded["wikipse"]["similarity"] = {"WS353": {"source": "ws", "kind": "pairs"}}
+    return loaded
+
+
+def test_part2_tables_for_both_variants() -> None:
+    targets = WikiPseTargets(part2_config(), raw_target, ["0000"])
+    names = {Path(t).name for t in targets.tables}
+    assert {"table2_rebuilt.csv", "table2_released.csv", "table4_released.csv", "table6.csv",
+            "figure6.csv", "table7.csv"} <= names
+    assert targets.probed == ["skip-word-16", "skip-wght-16", "skip-unif-16", "sskip-word-16",
+                              "sskip-wght-16", "sskip-unif-16"]
+
+
+def test_probe_jobs_read_their_variant_and_name_their_row() -> None:
+    targets = WikiPseTargets(part2_config(), raw_target, ["0000"])
+    released = SimpleNamespace(wp_variant="released", wp_model="sskip", wp_kind="unif",
+                               wp_dim="16")
+    assert targets.split_inputs(released) == [raw_target("train"), raw_target("test")]
+    arguments = shlex.split(targets.probe_arguments(released))
+    assert arguments[:4] == ["--row", "SSKIP unifΣ", "--dim", "16"]
+    assert arguments[arguments.index("--classifiers") + 1:][:2] == ["LR", "MLP"]
+    assert targets.probe_scores(released)[-1] == "results/wikipse/probes/released/baselines.csv"
+    assert targets.analysis_predictions()["SSKIP wghtΣ"].endswith("rebuilt/sskip-wght-16.npz")
+    assert targets.similarity_vectors() == {"SKIP 16": f"{MODELS}/skip-word-16",
+                                            "SSKIP 16": f"{MODELS}/sskip-word-16"}
+    assert json.loads(shlex.split(targets.similarity_arguments())[1]) == {
+        "WS353": {"path": raw_target("ws"), "kind": "pairs"}}

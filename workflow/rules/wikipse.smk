@@ -5,6 +5,7 @@
 from reprobe.wikipse.targets import (
     DATA as WP_DATA,
     MODELS as WP_MODELS,
+    RESULTS as WP_RESULTS,
     TABLES as WP_TABLES,
     WikiPseTargets,
 )
@@ -18,6 +19,8 @@ wildcard_constraints:
     wp_model="skip|sskip",
     wp_corpus="word|sclass",
     wp_dim=r"\d+",
+    wp_variant="rebuilt|released",
+    wp_kind="word|unif|wght",
 
 
 rule wikipse_freebase:
@@ -222,3 +225,121 @@ rule wikipse_aggregate:
     shell:
         "python -m reprobe wikipse aggregate --words {input.words} "
         "--sense-vectors {input.senses} --unif {output.unif} --wght {output.wght} 2> {log}"
+
+
+# Part 2: the probes (Tables 2 and 4), Table 6, the analyses (Figures 3-6, Table 7).
+
+
+rule wikipse_probe:
+    input:
+        splits=WP.split_inputs,
+        vectors=f"{WP_MODELS}/{{wp_model}}-{{wp_kind}}-{{wp_dim}}",
+    output:
+        scores=f"{WP_RESULTS}/probes/{{wp_variant}}/{{wp_model}}-{{wp_kind}}-{{wp_dim}}.csv",
+        predictions=f"{WP_RESULTS}/probes/{{wp_variant}}/{{wp_model}}-{{wp_kind}}-{{wp_dim}}.npz",
+    log:
+        "logs/wikipse_probe/{wp_variant}/{wp_model}-{wp_kind}-{wp_dim}.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: WP.probe_threads()
+    resources:
+        mem_mb=16000,
+        runtime=240,
+    params:
+        splits=WP.split_arguments,
+        settings=WP.probe_arguments,
+        seed=config["seed"],
+    shell:
+        "python -m reprobe wikipse probe {params.splits} --vectors {input.vectors} "
+        "{params.settings} --seed {params.seed} --scores {output.scores} "
+        "--predictions {output.predictions} 2> {log}"
+
+
+rule wikipse_baselines:
+    input:
+        WP.split_inputs,
+    output:
+        f"{WP_RESULTS}/probes/{{wp_variant}}/baselines.csv",
+    log:
+        "logs/wikipse_baselines/{wp_variant}.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=4096,
+        runtime=30,
+    params:
+        splits=WP.split_arguments,
+        seed=config["seed"],
+    shell:
+        "python -m reprobe wikipse baselines {params.splits} --seed {params.seed} "
+        "--scores {output} 2> {log}"
+
+
+rule wikipse_table:
+    input:
+        scores=WP.probe_scores,
+        reference=REFERENCE / "wikipse/{wp_table}.csv",
+    output:
+        csv=f"{WP_TABLES}/{{wp_table}}_{{wp_variant}}.csv",
+        md=f"{WP_TABLES}/{{wp_table}}_{{wp_variant}}.md",
+    log:
+        "logs/wikipse_table/{wp_table}_{wp_variant}.log",
+    wildcard_constraints:
+        wp_table="table2|table4",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    shell:
+        "python -m reprobe wikipse table --table {wildcards.wp_table} "
+        "--variant {wildcards.wp_variant} --reference {input.reference} --csv {output.csv} "
+        "--md {output.md} {input.scores} 2> {log}"
+
+
+rule wikipse_similarity:
+    input:
+        WP.similarity_inputs(),
+        reference=REFERENCE / "wikipse/table6.csv",
+    output:
+        csv=f"{WP_TABLES}/table6.csv",
+        md=f"{WP_TABLES}/table6.md",
+    log:
+        "logs/wikipse_similarity.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=60,
+    params:
+        arguments=WP.similarity_arguments(),
+    shell:
+        "python -m reprobe wikipse similarity --reference {input.reference} "
+        "--csv {output.csv} --md {output.md} {params.arguments} 2> {log}"
+
+
+rule wikipse_analyses:
+    input:
+        predictions=list(WP.analysis_predictions().values()),
+        splits=WP.split_files("rebuilt"),
+        vectors=WP.analysis_word_vectors(),
+    output:
+        WP.analysis_outputs(),
+    log:
+        "logs/wikipse_analyses.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=16000,
+        runtime=60,
+    params:
+        predictions=WP.analysis_arguments(),
+        out=lambda wildcards, output: Path(output[0]).parent,
+    shell:
+        "python -m reprobe wikipse analyses --train {input.splits[0]} --test {input.splits[1]} "
+        "--word-vectors {input.vectors} --output-dir {params.out} {params.predictions} "
+        "2> {log}"

@@ -8,6 +8,8 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.wikipse.probe_commands import register_probes
+
 log = logging.getLogger("reprobe.wikipse")
 
 
@@ -248,3 +250,4 @@ def register(commands: argparse._SubParsersAction,
     sub = group.add_subparsers(dest="wikipse_command", required=True, metavar="STEP")
     _register_data(sub, add)
     _register_vectors(sub, add)
+    register_probes(sub, add)

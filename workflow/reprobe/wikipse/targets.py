@@ -19,6 +19,11 @@ TABLES = "results/tables/wikipse"
 WIKI_DIR = "data/processed/wikipedia"
 CORPORA = ("word", "sclass")
 AGGREGATES = ("unif", "wght")
+RESULTS = "results/wikipse"
+# A probed embedding's kind and its row name in Tables 2 and 4.
+PROBED = {"word": "word", "wght": "wghtΣ", "unif": "unifΣ"}
+MODEL_NAMES = {"skip": "SKIP", "sskip": "SSKIP"}
+ANALYSES = ("figure3a", "figure3b", "figure4", "figure5a", "figure5b", "figure6", "table7")
 SHARD_FILES = ("word.txt", "sclass.txt", "mentions.parquet", "tokens.parquet", "stats.json")
 
 
@@ -73,6 +78,14 @@ class WikiPseTargets:
                          if {"train", "test"} & set(self.released) else [])]
         # Part 2 reads these; the default target builds them.
         self.outputs = [*(f"{MODELS}/{name}" for name in self.embeddings + self.aggregates)]
+        self.variants = ["rebuilt", *(["released"] if {"train", "test"} <= set(self.released)
+                                      else [])]
+        self.probed = [f"{model}-{kind}-{dim}" for model in wikipse["embeddings"]["models"]
+                       for kind in PROBED for dim in wikipse["embeddings"]["dims"]]
+        self.tables += [*(f"{TABLES}/{table}_{variant}.csv" for table in ("table2", "table4")
+                          for variant in self.variants),
+                        *([f"{TABLES}/table6.csv"] if wikipse["similarity"] else []),
+                        *(f"{TABLES}/{name}.csv" for name in ANALYSES)]
 
     def source(self, spec: Mapping[str, Any]) -> Read:
         """An input of the config: its source's file or folder (and the member inside)."""
@@ -176,3 +189,86 @@ class WikiPseTargets:
     def workers(self) -> int:
         """Threads of an embedding job."""
         return int(self.wp["embeddings"]["workers"])
+
+    # -- part 2: probes, tables, analyses -------------------------------------------------
+
+    def split_files(self, variant: str) -> list[str]:
+        """The train and test files of one dataset variant (released format)."""
+        if variant == "released":
+            return [self.source(self.released[split]).path for split in ("train", "test")]
+        return [f"{DATA}/dataset/{split}.tsv" for split in ("train", "test")]
+
+    def split_inputs(self, wildcards: Any) -> list[str]:
+        """What a probe or baseline job tracks of its dataset variant."""
+        if wildcards.wp_variant == "released":
+            return [self.source(self.released[split]).target for split in ("train", "test")]
+        return self.split_files("rebuilt")
+
+    def split_arguments(self, wildcards: Any) -> str:
+        """`--train PATH --test PATH` of a dataset variant."""
+        train, test = self.split_files(wildcards.wp_variant)
+        return shlex.join(["--train", train, "--test", test])
+
+    def row_name(self, wildcards: Any) -> str:
+        """Tables 2 and 4's row of a probed embedding: `SSKIP unifΣ`."""
+        return f"{MODEL_NAMES[wildcards.wp_model]} {PROBED[wildcards.wp_kind]}"
+
+    def probe_arguments(self, wildcards: Any) -> str:
+        """`reprobe wikipse probe` settings of one embedding, shell-quoted."""
+        probes = self.wp["probes"]
+        return shlex.join(["--row", self.row_name(wildcards), "--dim", wildcards.wp_dim,
+                           "--classifiers", *probes["classifiers"],
+                           "--lr-c", str(probes["lr_c"]), "--knn-k", str(probes["knn_k"]),
+                           "--mlp-hidden", str(probes["mlp_hidden"]),
+                           "--mlp-max-iter", str(probes["mlp_max_iter"]),
+                           "--n-jobs", str(probes["n_jobs"])])
+
+    def probe_scores(self, wildcards: Any) -> list[str]:
+        """Every score file one Table 2 or 4 reads: each embedding, and the baselines."""
+        variant = wildcards.wp_variant
+        return [*(f"{RESULTS}/probes/{variant}/{name}.csv" for name in self.probed),
+                f"{RESULTS}/probes/{variant}/baselines.csv"]
+
+    def analysis_predictions(self) -> dict[str, str]:
+        """Series → predictions of the analysed model at its largest dimension (rebuilt)."""
+        model = self.wp["probes"]["analysis_model"]
+        dim = max(self.wp["embeddings"]["dims"])
+        return {f"{MODEL_NAMES[model]} {PROBED[kind]}":
+                f"{RESULTS}/probes/rebuilt/{model}-{kind}-{dim}.npz" for kind in PROBED}
+
+    def analysis_arguments(self) -> str:
+        """`SERIES=PATH` arguments of the analyses, shell-quoted."""
+        return shlex.join(f"{k}={v}" for k, v in self.analysis_predictions().items())
+
+    def analysis_word_vectors(self) -> str:
+        """The word vectors Figure 6 searches neighbours in."""
+        model = self.wp["probes"]["analysis_model"]
+        return f"{MODELS}/{model}-word-{max(self.wp['embeddings']['dims'])}"
+
+    def analysis_outputs(self) -> list[str]:
+        """Figures 3-6 (CSV and PNG each) and Table 7 (CSV and Markdown)."""
+        figures = [name for name in ANALYSES if name.startswith("figure")]
+        return [*(f"{TABLES}/{name}.{ext}" for name in figures for ext in ("csv", "png")),
+                f"{TABLES}/table7.csv", f"{TABLES}/table7.md"]
+
+    def probe_threads(self) -> int:
+        """Processes of a probe job (the per-class classifiers in parallel)."""
+        return int(self.wp["probes"]["n_jobs"])
+
+    def similarity_vectors(self) -> dict[str, str]:
+        """`SKIP 100` → the word vectors folder, for Table 6."""
+        settings = self.wp["embeddings"]
+        return {f"{MODEL_NAMES[model]} {dim}": f"{MODELS}/{model}-word-{dim}"
+                for model in settings["models"] for dim in settings["dims"]}
+
+    def similarity_inputs(self) -> list[str]:
+        """What the Table 6 job tracks: the datasets' sources and the word vectors."""
+        return [*(self.raw_target(spec["source"]) for spec in self.wp["similarity"].values()),
+                *self.similarity_vectors().values()]
+
+    def similarity_arguments(self) -> str:
+        """`--datasets JSON` and `MODEL DIM=PATH` arguments of Table 6, shell-quoted."""
+        datasets = {name: {"path": self.source(spec).path, "kind": spec["kind"]}
+                    for name, spec in self.wp["similarity"].items()}
+        return shlex.join(["--datasets", json.dumps(datasets),
+                           *(f"{k}={v}" for k, v in self.similarity_vectors().items())])

@@ -1,0 +1,94 @@
+"""The WIKI-PSE part 2 steps through the CLI on a small hand-made dataset and vectors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from gensim.models import KeyedVectors
+
+from reprobe.cli import main
+from reprobe.wikipse.release import write_release
+from reprobe.wikipse.vectors import save_vectors
+
+CLASSES = ("-person", "-location", "-art")
+
+
+def dataset(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """40 train and 20 test words in the released format, and vectors that carry their
+    classes (a direction per class, plus noise), saved as the stage saves vectors."""
+    rng = np.random.default_rng(0)
+    words: dict[str, dict[str, int]] = {}
+    for i in range(60):
+        chosen = [CLASSES[i % 3]] + ([CLASSES[(i + 1) % 3]] if i % 4 == 0 else [])
+        words[f"@w{i}@"] = {c: int(rng.integers(2, 50)) for c in chosen}
+    names = list(words)
+    write_release(((w, words[w]) for w in names[:40]), tmp_path / "train.tsv")
+    write_release(((w, words[w]) for w in names[40:]), tmp_path / "test.tsv")
+    basis = np.eye(8)[:3]
+    rows = [sum(basis[CLASSES.index(c)] for c in words[w]) + 0.1 * rng.standard_normal(8)
+            for w in names]
+    vectors = KeyedVectors(8)
+    vectors.add_vectors(names[:-1], np.array(rows[:-1], dtype=np.float32))  # one word missing
+    save_vectors(vectors, tmp_path / "vectors")
+    return tmp_path / "train.tsv", tmp_path / "test.tsv", tmp_path / "vectors"
+
+
+def test_probe_baselines_and_tables(tmp_path: Path) -> None:
+    train, test, vectors = dataset(tmp_path)
+    scores = tmp_path / "probe.csv"
+    assert main(["wikipse", "probe", "--train", str(train), "--test", str(test), "--vectors",
+                 str(vectors), "--row", "SSKIP word", "--dim", "8", "--classifiers", "LR",
+                 "KNN", "MLP", "--lr-c", "1", "--knn-k", "3", "--mlp-hidden", "16",
+                 "--mlp-max-iter", "300", "--seed", "0", "--n-jobs", "1", "--scores",
+                 str(scores), "--predictions", str(tmp_path / "probe.npz")]) == 0
+    rows = pd.read_csv(scores)
+    table2 = rows[rows["table"] == "table2"]
+    assert set(table2["metric"]) == {"LR", "KNN", "MLP"} and (table2["n"] == 19).all()
+    # Classes are one direction each: every classifier finds them.
+    assert (table2["value"] > 0.8).all()
+    saved = np.load(tmp_path / "probe.npz")
+    assert saved["y_pred_MLP"].shape == saved["y_true"].shape == (19, 3)
+    baselines = tmp_path / "baselines.csv"
+    assert main(["wikipse", "baselines", "--train", str(train), "--test", str(test), "--seed",
+                 "1", "--scores", str(baselines)]) == 0
+    found = pd.read_csv(baselines).set_index("model")
+    assert 0 < found.loc["random", "value"] < 1
+    assert found.loc["FREQUENCY", "table"] == "table4"
+    reference = tmp_path / "reference.csv"
+    reference.write_text("table,model,setting,metric,value,n\n"
+                         "table2,SSKIP word,8,LR,0.5,44250\n", encoding="utf-8")
+    assert main(["wikipse", "table", "--table", "table2", "--variant", "rebuilt", "--reference",
+                 str(reference), "--csv", str(tmp_path / "t2.csv"), "--md",
+                 str(tmp_path / "t2.md"), str(scores), str(baselines)]) == 0
+    table = pd.read_csv(tmp_path / "t2.csv")
+    lr = table[(table["model"] == "SSKIP word") & (table["metric"] == "LR")].iloc[0]
+    assert lr["paper"] == 0.5 and lr["delta"] == pytest.approx(float(lr["value"]) - 0.5)
+    assert "random" in set(table["model"])
+
+
+def test_analyses_write_every_figure_and_table7(tmp_path: Path) -> None:
+    train, test, vectors = dataset(tmp_path)
+    predictions = []
+    for kind in ("word", "unif"):
+        out = tmp_path / f"{kind}.npz"
+        assert main(["wikipse", "probe", "--train", str(train), "--test", str(test),
+                     "--vectors", str(vectors), "--row", f"SSKIP {kind}", "--dim", "8",
+                     "--classifiers", "MLP", "--lr-c", "1", "--knn-k", "3", "--mlp-hidden",
+                     "8", "--mlp-max-iter", "100", "--seed", "0", "--n-jobs", "1",
+                     "--scores", str(tmp_path / f"{kind}.csv"), "--predictions",
+                     str(out)]) == 0
+        predictions.append(f"SSKIP {kind}={out}")
+    figures = tmp_path / "figures"
+    assert main(["wikipse", "analyses", "--train", str(train), "--test", str(test),
+                 "--word-vectors", str(vectors), "--output-dir", str(figures),
+                 *predictions]) == 0
+    for name in ("figure3a", "figure3b", "figure4", "figure5a", "figure5b", "figure6"):
+        assert (figures / f"{name}.png").stat().st_size > 0, name
+        assert len(pd.read_csv(figures / f"{name}.csv")) > 0, name
+    examples = pd.read_csv(figures / "table7.csv")
+    assert set(examples["group"]) and len(examples) <= 20
+    assert json.dumps(list(examples.columns))

@@ -1,0 +1,169 @@
+"""WIKI-PSE part 2 tables and figures: Tables 2, 4, 6 and 7, Figures 3-6, beside the paper."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reprobe.scores import NO_SCORE, ScoreRow, read_scores, score_frame
+from reprobe.tables.compare import compare_with_reference, read_reference
+from reprobe.tables.shape import View
+from reprobe.tables.write import write_table
+from reprobe.wikipse import analyses
+from reprobe.wikipse.figures import plot_levels
+from reprobe.wikipse.probes import class_order, indicator, word_frequency
+from reprobe.wikipse.release import read_release
+
+PAPER = "wikipse"
+TITLES = {
+    "table2": "Table 2: micro-F1 of S-class prediction",
+    "table4": "Table 4: accuracy (%) of ambiguity prediction",
+    "table6": "Table 6: word similarity (Spearman) and analogy (accuracy)",
+    "table7": "Table 7: the words most and least confidently predicted ambiguous",
+}
+NOTES = {
+    "rebuilt": "The rebuilt dataset and embeddings trained here; the paper's numbers are on "
+               "its own corpus (full English Wikipedia).",
+    "released": "The released train/test words, with the embeddings trained here (words "
+                "without a vector are left out; n says how many were probed).",
+}
+METRICS = {"table2": ("LR", "KNN", "MLP"), "table4": ("LR", "KNN", "MLP"),
+           "table6": ("MEN", "MTurk", "RW", "SimLex999", "WS353", "Google", "MSR")}
+
+
+NOT_AT_SIZE = "NA (not trained at this dimension)"
+
+
+def tidy(table: pd.DataFrame) -> pd.DataFrame:
+    """Rows by model (the paper's order, then ours), then dimension as a number; a row of a
+    model we ran at a dimension we did not says so."""
+    table = table.assign(value=table["value"].replace({NO_SCORE: NOT_AT_SIZE}))
+    models = {m: i for i, m in enumerate(dict.fromkeys(table["model"]))}
+    dims = pd.to_numeric(table["setting"], errors="coerce").fillna(-1)
+    return table.assign(_m=table["model"].map(models), _d=dims).sort_values(
+        ["_m", "_d"], kind="stable").drop(columns=["_m", "_d"]).reset_index(drop=True)
+
+
+def probe_table(table: str, scores: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
+    """Table 2 or 4 long: ours beside the paper's, rows by model and dimension."""
+    return tidy(compare_with_reference(scores, reference, table))
+
+
+def write_probe_table(table: str, scores: Sequence[Path], reference: Path, csv: Path, md: Path,
+                      variant: str) -> None:
+    """Build Table 2 or 4 from score files and write it in the paper's shape."""
+    frame = probe_table(table, read_scores(scores), read_reference(reference, table))
+    view = View(rows=("model", "setting"), order=METRICS[table], count_label="#test words")
+    write_table(frame, csv, md, f"{TITLES[table]} ({variant})", view=view,
+                notes=[NOTES[variant]])
+
+
+def _load(path: Path) -> dict[str, np.ndarray]:
+    """The arrays a probe step saved."""
+    with np.load(path, allow_pickle=False) as saved:
+        return {name: saved[name] for name in saved.files}
+
+
+def write_analyses(predictions: Mapping[str, Path], train: Path, test: Path,
+                   word_vectors: Path, out: Path, classifier: str) -> None:
+    """Figures 3a/3b/5a/5b (one line per embedding), 4, 6 and Table 7, into out."""
+    from reprobe.wikipse.probes import (
+        ambiguity_labels,
+        features,
+        frequency_baseline,
+        frequency_features,
+    )
+    from reprobe.wikipse.vectors import load_vectors
+
+    train_data, test_data = read_release(train), read_release(test)
+    data = {**train_data, **test_data}
+    saved = {series: _load(path) for series, path in predictions.items()}
+    classes = list(class_order(train_data, test_data))
+    compatibility = analyses.class_compatibility(indicator(list(train_data), train_data,
+                                                           classes))
+    factors = {
+        "figure3a": (analyses.recall_by_dominance, "dominance level"),
+        "figure3b": (analyses.recall_by_class_count, "number of S-classes"),
+        "figure5a": (analyses.recall_by_frequency, "frequency level"),
+    }
+    for name, (factor, xlabel) in factors.items():
+        frames = {series: factor(list(s["words"]), list(s["classes"]), data, s["y_true"],
+                                 s[f"y_pred_{classifier}"]) for series, s in saved.items()}
+        plot_levels(frames, "level", "recall", f"Recall ({classifier}) by {xlabel}", xlabel,
+                    "recall", out / f"{name}.csv", out / f"{name}.png")
+    frames = {series: analyses.recall_by_typicality(
+        list(s["words"]), list(s["classes"]), data, s["y_true"], s[f"y_pred_{classifier}"],
+        _aligned(compatibility, classes, list(s["classes"])))
+        for series, s in saved.items()}
+    plot_levels(frames, "level", "recall", f"Recall ({classifier}) by typicality", "typicality",
+                "recall", out / "figure5b.csv", out / "figure5b.png")
+    first = next(iter(saved.values()))
+    words = list(first["words"])
+    frequency = word_frequency(data)
+    freq_pred, _ = frequency_baseline(frequency_features(list(train_data), frequency),
+                                      ambiguity_labels(list(train_data), train_data),
+                                      frequency_features(words, frequency))
+    word_series = next(iter(saved))
+    plot_levels({word_series: analyses.accuracy_by_class_count(
+                     words, data, first["a_true"], first[f"a_pred_{classifier}"]),
+                 "FREQUENCY": analyses.accuracy_by_class_count(words, data, first["a_true"],
+                                                               freq_pred)},
+                "level", "accuracy", "Ambiguity accuracy by number of S-classes",
+                "number of S-classes", "accuracy (%)", out / "figure4.csv", out / "figure4.png")
+    vectors = load_vectors(word_vectors)
+    everything = list(data)
+    matrix, kept = features(everything, vectors)
+    kept_words = [w for w, k in zip(everything, kept, strict=True) if k]
+    plot_levels({word_series: analyses.neighbour_diversity(kept_words, data, matrix)},
+                "level", "unique_classes", "Unique S-classes among the 5 nearest neighbours of "
+                "two-class words", "dominance level (minor class)", "unique S-classes",
+                out / "figure6.csv", out / "figure6.png")
+    examples = analyses.ambiguity_examples(words, data, frequency,
+                                           first[f"a_proba_{classifier}"])
+    write_table(examples, out / "table7.csv", out / "table7.md", TITLES["table7"], notes=[
+        f"{word_series}, {classifier}: likelihood of being ambiguous; frequency: the word's "
+        "mentions in the corpus (the sum of its class frequencies)."])
+
+
+def _aligned(compatibility: np.ndarray, order: Sequence[str], wanted: Sequence[str]
+             ) -> np.ndarray:
+    """The compatibility matrix with rows and columns in another class order."""
+    index = [list(order).index(c) for c in wanted]
+    return compatibility[np.ix_(index, index)]
+
+
+def similarity_rows(vectors: Mapping[str, Path], datasets: Mapping[str, Mapping[str, str]]
+                    ) -> list[ScoreRow]:
+    """Spearman (pairs) or accuracy (analogies) of every word embedding on every dataset."""
+    from reprobe.wikipse.similarity import analogy_accuracy, similarity_scores
+    from reprobe.wikipse.vectors import load_vectors
+
+    rows = []
+    for name, folder in vectors.items():
+        model, dim = name.rsplit(" ", 1)
+        loaded = load_vectors(folder)
+        for dataset, spec in datasets.items():
+            if spec["kind"] == "analogy":
+                found = analogy_accuracy(loaded, Path(spec["path"]))
+                value, n = found["accuracy"], found["covered"]
+            else:
+                found = similarity_scores(loaded, Path(spec["path"]))
+                value, n = found["spearman"], found["pairs"]
+            rows.append(ScoreRow(PAPER, "table6", model, dim, dataset, round(float(value), 3),
+                                 int(n)))
+    return rows
+
+
+def write_similarity_table(vectors: Mapping[str, Path],
+                           datasets: Mapping[str, Mapping[str, str]], reference: Path,
+                           csv: Path, md: Path) -> None:
+    """Table 6 beside the paper's numbers."""
+    frame = tidy(compare_with_reference(score_frame(similarity_rows(vectors, datasets)),
+                                        read_reference(reference, "table6"), "table6"))
+    view = View(rows=("model", "setting"), order=METRICS["table6"], count_label="#covered")
+    write_table(frame, csv, md, TITLES["table6"], view=view, notes=[
+        "Pairs and questions whose words all have a vector (n); a word with and without @ "
+        "is the mean of both (the paper's footnote 7)."])

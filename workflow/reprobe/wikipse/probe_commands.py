@@ -1,0 +1,185 @@
+"""`reprobe wikipse probe | baselines | table | analyses | similarity`: WIKI-PSE part 2 steps."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger("reprobe.wikipse")
+PAPER = "wikipse"
+TASK_TABLE = {"sclass": "table2", "ambiguity": "table4"}
+
+
+def _split_data(train: Path, test: Path) -> tuple[Any, Any]:
+    """The train and test words with their classes, from released-format files."""
+    from reprobe.wikipse.release import read_release
+
+    return read_release(train), read_release(test)
+
+
+def cmd_probe(args: argparse.Namespace) -> None:
+    """S-class (Table 2) and ambiguity (Table 4) probes of one embedding on one dataset."""
+    from reprobe.scores import ScoreRow, write_scores
+    from reprobe.wikipse.probes import (
+        ProbeSettings,
+        class_order,
+        features,
+        fit_predict_sclasses,
+        indicator,
+        predict_ambiguity,
+    )
+    from reprobe.wikipse.vectors import load_vectors
+
+    train, test = _split_data(Path(args.train), Path(args.test))
+    vectors = load_vectors(Path(args.vectors))
+    classes = class_order(train, test)
+    x_train, kept_train = features(list(train), vectors)
+    x_test, kept_test = features(list(test), vectors)
+    words_train = [w for w, k in zip(train, kept_train, strict=True) if k]
+    words_test = [w for w, k in zip(test, kept_test, strict=True) if k]
+    log.info("%s: %d of %d train and %d of %d test words have a vector", args.row,
+             len(words_train), len(train), len(words_test), len(test))
+    y_train, y_test = indicator(words_train, train, classes), indicator(words_test, test, classes)
+    a_train, a_test = (y.sum(axis=1) > 1 for y in (y_train, y_test))
+    settings = ProbeSettings(lr_c=args.lr_c, knn_k=args.knn_k, mlp_hidden=args.mlp_hidden,
+                             mlp_max_iter=args.mlp_max_iter, seed=args.seed, n_jobs=args.n_jobs)
+    rows, saved = [], {"words": np.array(words_test), "classes": np.array(classes),
+                       "y_true": y_test, "a_true": a_test.astype(np.int8)}
+    for kind in args.classifiers:
+        pred, _ = fit_predict_sclasses(x_train, y_train, x_test, kind, settings)
+        a_pred, a_proba = predict_ambiguity(x_train, a_train, x_test, kind, settings)
+        saved.update({f"y_pred_{kind}": pred, f"a_pred_{kind}": a_pred,
+                      f"a_proba_{kind}": a_proba})
+        f1 = _micro_f1(y_test, pred)
+        acc = 100.0 * float(np.mean(a_test == a_pred)) if len(a_test) else float("nan")
+        rows += [ScoreRow(PAPER, "table2", args.row, args.dim, kind, round(f1, 3),
+                          len(words_test)),
+                 ScoreRow(PAPER, "table4", args.row, args.dim, kind, round(acc, 1),
+                          len(words_test))]
+        log.info("%s %s: micro-F1 %.3f, ambiguity accuracy %.1f", args.row, kind, f1, acc)
+    write_scores(rows, Path(args.scores))
+    from reprobe.io import atomic_path
+
+    with atomic_path(args.predictions) as tmp, tmp.open("wb") as handle:
+        np.savez_compressed(handle, **saved)
+
+
+def _micro_f1(y_true: np.ndarray, y_pred: np.ndarray) -> float:
+    """Micro F1 over every (word, S-class) decision."""
+    from reprobe.wikipse.probes import micro_f1
+
+    return micro_f1(y_true, y_pred)
+
+
+def cmd_baselines(args: argparse.Namespace) -> None:
+    """The random S-class baseline and FREQUENCY, from the dataset files alone."""
+    from reprobe.scores import ScoreRow, write_scores
+    from reprobe.wikipse.probes import (
+        accuracy,
+        ambiguity_labels,
+        class_order,
+        frequency_baseline,
+        frequency_features,
+        indicator,
+        random_baseline_draw,
+        random_baseline_expected,
+        word_frequency,
+    )
+
+    train, test = _split_data(Path(args.train), Path(args.test))
+    classes = class_order(train, test)
+    y_train, y_test = indicator(list(train), train, classes), indicator(list(test), test, classes)
+    frequency = word_frequency({**train, **test})
+    a_pred, _ = frequency_baseline(frequency_features(list(train), frequency),
+                                   ambiguity_labels(list(train), train),
+                                   frequency_features(list(test), frequency))
+    n = len(test)
+    rows = [ScoreRow(PAPER, "table2", "random", "", "LR",
+                     round(random_baseline_expected(y_train, y_test), 3), n),
+            ScoreRow(PAPER, "table2", "random (seeded draw)", "", "LR",
+                     round(random_baseline_draw(y_train, y_test, args.seed), 3), n),
+            ScoreRow(PAPER, "table4", "FREQUENCY", "", "LR",
+                     round(accuracy(ambiguity_labels(list(test), test), a_pred), 1), n)]
+    write_scores(rows, Path(args.scores))
+    log.info("baselines: %s", json.dumps([r._asdict() for r in rows]))
+
+
+def cmd_table(args: argparse.Namespace) -> None:
+    """Table 2 or 4 (one dataset variant) beside the paper's numbers."""
+    from reprobe.wikipse.part2_tables import write_probe_table
+
+    write_probe_table(args.table, [Path(p) for p in args.scores], Path(args.reference),
+                      Path(args.csv), Path(args.md), args.variant)
+
+
+def cmd_analyses(args: argparse.Namespace) -> None:
+    """Figures 3-6 and Table 7 from the probes' predictions (MLP) of one dimension."""
+    from reprobe.wikipse.part2_tables import write_analyses
+
+    predictions = dict(item.split("=", 1) for item in args.predictions)
+    write_analyses({k: Path(v) for k, v in predictions.items()}, Path(args.train),
+                   Path(args.test), Path(args.word_vectors), Path(args.output_dir),
+                   args.classifier)
+
+
+def cmd_similarity(args: argparse.Namespace) -> None:
+    """Table 6: word-similarity Spearman and analogy accuracy of word embeddings."""
+    from reprobe.wikipse.part2_tables import write_similarity_table
+
+    vectors = dict(item.split("=", 1) for item in args.vectors)
+    datasets = json.loads(args.datasets)
+    write_similarity_table({k: Path(v) for k, v in vectors.items()}, datasets,
+                           Path(args.reference), Path(args.csv), Path(args.md))
+
+
+def register_probes(sub: argparse._SubParsersAction,
+                    add: Callable[..., argparse.ArgumentParser]) -> None:
+    """The part 2 steps."""
+    probe = add("probe", cmd_probe, sub)
+    probe.add_argument("--train", required=True, help="train split, released format")
+    probe.add_argument("--test", required=True, help="test split, released format")
+    probe.add_argument("--vectors", required=True, help="vectors folder (KeyedVectors)")
+    probe.add_argument("--row", required=True, help="table row: SKIP word, SSKIP unifΣ, ...")
+    probe.add_argument("--dim", required=True, help="the embedding's dimension (table column)")
+    probe.add_argument("--classifiers", nargs="+", choices=["LR", "KNN", "MLP"], required=True)
+    for name, kind in (("lr-c", float), ("knn-k", int), ("mlp-hidden", int),
+                       ("mlp-max-iter", int), ("seed", int), ("n-jobs", int)):
+        probe.add_argument(f"--{name}", type=kind, required=True)
+    probe.add_argument("--scores", required=True, help="score rows (CSV)")
+    probe.add_argument("--predictions", required=True, help="test predictions (.npz)")
+
+    baselines = add("baselines", cmd_baselines, sub)
+    baselines.add_argument("--train", required=True, help="train split, released format")
+    baselines.add_argument("--test", required=True, help="test split, released format")
+    baselines.add_argument("--seed", type=int, required=True, help="seed of the random draw")
+    baselines.add_argument("--scores", required=True, help="score rows (CSV)")
+
+    table = add("table", cmd_table, sub)
+    table.add_argument("--table", choices=["table2", "table4"], required=True)
+    table.add_argument("--variant", choices=["rebuilt", "released"], required=True)
+    table.add_argument("--reference", required=True)
+    table.add_argument("--csv", required=True)
+    table.add_argument("--md", required=True)
+    table.add_argument("scores", nargs="+", help="score files")
+
+    analyses = add("analyses", cmd_analyses, sub)
+    analyses.add_argument("--train", required=True)
+    analyses.add_argument("--test", required=True)
+    analyses.add_argument("--word-vectors", required=True, help="word vectors (Figure 6)")
+    analyses.add_argument("--classifier", default="MLP", help="whose predictions (paper MLP)")
+    analyses.add_argument("--output-dir", required=True, help="figures and Table 7 go here")
+    analyses.add_argument("predictions", nargs="+", help="SERIES=predictions.npz")
+
+    similarity = add("similarity", cmd_similarity, sub)
+    similarity.add_argument("--datasets", required=True,
+                            help='JSON {name: {"path": …, "kind": "pairs"|"analogy"}}')
+    similarity.add_argument("--reference", required=True)
+    similarity.add_argument("--csv", required=True)
+    similarity.add_argument("--md", required=True)
+    similarity.add_argument("vectors", nargs="+", help="MODEL DIM=vectors folder")

@@ -1,0 +1,164 @@
+"""Word similarity and analogy of WIKI-PSE embeddings (Yaghoobzadeh et al. 2019, Table 6).
+
+The embeddings hold plain tokens (`apple`) and annotated mention tokens (`@apple@`) side by
+side. A benchmark word is looked up lowercased in both forms and, "if there are versions with and
+without @s, then we average the two" (the paper's footnote 7): the mean of the raw vectors.
+Similarity is the Spearman correlation of cosines with human scores over the pairs whose two
+words are found; analogy is 3CosAdd (as gensim's `most_similar`) among the plain words of the
+most frequent keys (each with its averaged vector, whatever the rank of its other form), counted
+over the questions whose four words are among them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+from gensim.models import KeyedVectors
+from scipy.stats import spearmanr
+
+from reprobe.errors import InputFormatError
+
+# Questions scored at once: bounds the (questions × candidates) score block in memory.
+BATCH = 512
+
+
+def at_form(word: str) -> str:
+    """The mention token of a word: `@new_york@` for "New York"."""
+    return "@" + "_".join(word.lower().split()) + "@"
+
+
+def plain_form(key: str) -> str | None:
+    """The word a vector key stands for (`@apple@` and `apple` → apple); None for a
+    word/S-class token (`@apple@-food`)."""
+    if key.startswith("@"):
+        if len(key) > 2 and key.endswith("@"):
+            return key[1:-1]
+        return None
+    return key
+
+
+def lookup_vector(vectors: KeyedVectors, word: str) -> np.ndarray | None:
+    """The word's vector: the mean of its plain and @-forms that exist, lowercased; None if
+    neither does."""
+    plain = "_".join(word.lower().split())
+    found = [vectors[form] for form in dict.fromkeys((plain, at_form(word)))
+             if form in vectors.key_to_index]
+    if not found:
+        return None
+    return np.mean(np.asarray(found, dtype=np.float64), axis=0)
+
+
+def read_word_pairs(path: Path) -> list[tuple[str, str, float]]:
+    """(word, word, score) of a similarity file: tab- or space-separated, `#` comments."""
+    pairs = []
+    with Path(path).open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            fields = line.rstrip("\r\n").split("\t") if "\t" in line else line.split()
+            try:
+                pairs.append((fields[0].strip(), fields[1].strip(), float(fields[2])))
+            except (IndexError, ValueError):
+                raise InputFormatError(path, f"line {number}",
+                                       "expected two words and a score") from None
+    return pairs
+
+
+def _cosine(left: np.ndarray, right: np.ndarray) -> float:
+    """Cosine of two vectors (0 for a zero vector)."""
+    norm = float(np.linalg.norm(left) * np.linalg.norm(right))
+    return float(left @ right) / norm if norm else 0.0
+
+
+def similarity_scores(vectors: KeyedVectors, pairs_file: Path) -> dict[str, float | int]:
+    """Spearman correlation between cosines and human scores over the pairs found, with the
+    pairs used, the total and the coverage (used / total)."""
+    pairs = read_word_pairs(pairs_file)
+    model, human = [], []
+    for left, right, score in pairs:
+        first, second = lookup_vector(vectors, left), lookup_vector(vectors, right)
+        if first is not None and second is not None:
+            model.append(_cosine(first, second))
+            human.append(score)
+    rho, pvalue = (spearmanr(model, human) if len(model) > 1
+                   else (float("nan"), float("nan")))
+    return {"spearman": float(rho), "pvalue": float(pvalue), "pairs": len(model),
+            "total": len(pairs), "coverage": len(model) / len(pairs) if pairs else 0.0}
+
+
+def read_analogies(path: Path) -> list[tuple[str, tuple[str, str, str, str]]]:
+    """(section, (a, b, c, d)) of an analogy file in gensim's format (`: section` headers)."""
+    questions, section = [], ""
+    with Path(path).open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            if line.startswith(":"):
+                section = line[1:].strip()
+                continue
+            words = line.lower().split()
+            if len(words) != 4:
+                raise InputFormatError(path, f"line {number}", "expected four words")
+            questions.append((section, (words[0], words[1], words[2], words[3])))
+    return questions
+
+
+def candidate_words(vectors: KeyedVectors, restrict_vocab: int) -> list[str]:
+    """The plain words of the first restrict_vocab keys (the most frequent), in key order."""
+    words = (plain_form(key) for key in vectors.index_to_key[:restrict_vocab])
+    return list(dict.fromkeys(w for w in words if w is not None))
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length (a zero row stays zero)."""
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms == 0, 1.0, norms)
+
+
+def _answers(unit: np.ndarray, questions: Sequence[tuple[int, int, int]]) -> np.ndarray:
+    """The candidate row closest to b − a + c (unit vectors) for each question, a, b and c
+    themselves excluded, ties by lower row."""
+    answers = np.empty(len(questions), dtype=int)
+    for start in range(0, len(questions), BATCH):
+        batch = np.asarray(questions[start:start + BATCH], dtype=int)
+        query = _unit_rows(unit[batch[:, 1]] - unit[batch[:, 0]] + unit[batch[:, 2]])
+        scores = query @ unit.T
+        rows = np.arange(len(batch))[:, None]
+        scores[rows, batch] = -np.inf
+        answers[start:start + len(batch)] = np.argmax(scores, axis=1)
+    return answers
+
+
+def analogy_accuracy(vectors: KeyedVectors, questions_file: Path, restrict_vocab: int = 30000
+                     ) -> dict[str, object]:
+    """Accuracy on the analogy questions whose four words are among the plain words of the
+    first restrict_vocab keys; counts and accuracy overall and per section."""
+    questions = read_analogies(questions_file)
+    words = candidate_words(vectors, restrict_vocab)
+    index = {w: i for i, w in enumerate(words)}
+    covered = [(section, tuple(index[w] for w in quad)) for section, quad in questions
+               if all(w in index for w in quad)]
+    unit = _unit_rows(np.asarray([lookup_vector(vectors, w) for w in words], dtype=np.float64)
+                      .reshape(len(words), vectors.vector_size))
+    answers = _answers(unit, [quad[:3] for _, quad in covered]) if covered else np.empty(0)
+    correct = [bool(answer == quad[3]) for answer, (_, quad) in zip(answers, covered,
+                                                                      strict=True)]
+    return {"accuracy": float(np.mean(correct)) if correct else float("nan"),
+            "correct": sum(correct), "covered": len(covered), "total": len(questions),
+            "coverage": len(covered) / len(questions) if questions else 0.0,
+            "sections": _sections(questions, covered, correct)}
+
+
+def _sections(questions: Iterable[tuple[str, tuple]], covered: Sequence[tuple[str, tuple]],
+              correct: Sequence[bool]) -> list[dict[str, object]]:
+    """Per section (in file order): questions, covered, correct and accuracy."""
+    totals: dict[str, list[int]] = {}
+    for section, _ in questions:
+        totals.setdefault(section, [0, 0, 0])[0] += 1
+    for (section, _), right in zip(covered, correct, strict=True):
+        totals[section][1] += 1
+        totals[section][2] += int(right)
+    return [{"section": s, "total": t, "covered": c, "correct": r,
+             "accuracy": r / c if c else float("nan")} for s, (t, c, r) in totals.items()]
