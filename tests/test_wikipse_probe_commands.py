@@ -92,3 +92,23 @@ def test_analyses_write_every_figure_and_table7(tmp_path: Path) -> None:
     examples = pd.read_csv(figures / "table7.csv")
     assert set(examples["group"]) and len(examples) <= 20
     assert json.dumps(list(examples.columns))
+
+
+def test_public_embeddings_on_the_shared_words(tmp_path: Path) -> None:
+    train, test, vectors = dataset(tmp_path)
+    rng = np.random.default_rng(1)
+    glove = tmp_path / "glove.txt"
+    # Every other word in the public vocabulary: the subset is those (and ours must have them).
+    glove.write_text("".join(f"w{i} " + " ".join(f"{v:.4f}" for v in rng.standard_normal(8))
+                             + "\n" for i in range(0, 60, 2)), encoding="utf-8")
+    scores = tmp_path / "table3.csv"
+    assert main(["wikipse", "public", "--train", str(train), "--test", str(test), "--public",
+                 f"GloVe (6B)={glove}:glove_txt", "--ours", f"SSKIP word 8={vectors}",
+                 "--classifiers", "LR", "KNN", "--lr-c", "1", "--knn-k", "3", "--mlp-hidden",
+                 "8", "--mlp-max-iter", "50", "--seed", "0", "--n-jobs", "1", "--scores",
+                 str(scores)]) == 0
+    rows = pd.read_csv(scores, dtype={"setting": str})
+    assert set(rows["model"]) == {"SSKIP word", "GloVe (6B)"}
+    assert set(rows[rows["model"] == "SSKIP word"]["setting"].astype(str)) == {"8"}
+    # Test words 40..58 even, and 59 has no vector of ours: 10 words.
+    assert (rows["n"] == 10).all()

@@ -41,8 +41,8 @@ def config(**typing: object) -> dict:
         "embeddings": dict(EMBEDDINGS),
         "probes": {"classifiers": ["LR", "KNN", "MLP"], "lr_c": 1.0, "knn_k": 5,
                    "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 1,
-                   "analysis_model": "sskip"},
-        "similarity": {}}}
+                   "analysis_model": "sskip", "public_dim": None},
+        "similarity": {}, "public": {}}}
 
 
 def test_embedding_and_aggregate_names() -> None:
@@ -106,7 +106,8 @@ def part2_config() -> dict:
     loaded["wikipse"]["released"]["test"] = {"source": "test"}
     loaded["wikipse"]["probes"] = {"classifiers": ["LR", "MLP"], "lr_c": 1.0, "knn_k": 5,
                                    "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 2,
-                                   "analysis_model": "sskip"}
+                                   "analysis_model": "sskip", "public_dim": None}
+    loaded["wikipse"]["public"] = {"GloVe (6B)": {"source": "glove", "format": "glove_txt"}}
     loaded["wikipse"]["similarity"] = {"WS353": {"source": "ws", "kind": "pairs"}}
     return loaded
 
@@ -114,8 +115,11 @@ def part2_config() -> dict:
 def test_part2_tables_for_both_variants() -> None:
     targets = WikiPseTargets(part2_config(), raw_target, ["0000"])
     names = {Path(t).name for t in targets.tables}
-    assert {"table2_rebuilt.csv", "table2_released.csv", "table4_released.csv", "table6.csv",
-            "figure6.csv", "table7.csv"} <= names
+    assert {"table2_rebuilt.csv", "table2_released.csv", "table3_released.csv",
+            "table4_released.csv", "table6.csv", "figure6.csv", "table7.csv"} <= names
+    public = shlex.split(targets.public_arguments(SimpleNamespace(wp_variant="rebuilt")))
+    assert public[public.index("--public") + 1] == f"GloVe (6B)={raw_target('glove')}:glove_txt"
+    assert public[public.index("--ours") + 1] == f"SSKIP word 16={MODELS}/sskip-word-16"
     assert targets.probed == ["skip-word-16", "skip-wght-16", "skip-unif-16", "sskip-word-16",
                               "sskip-wght-16", "sskip-unif-16"]
 
@@ -123,12 +127,14 @@ def test_part2_tables_for_both_variants() -> None:
 def test_probe_jobs_read_their_variant_and_name_their_row() -> None:
     targets = WikiPseTargets(part2_config(), raw_target, ["0000"])
     released = SimpleNamespace(wp_variant="released", wp_model="sskip", wp_kind="unif",
-                               wp_dim="16")
+                               wp_dim="16", wp_table="table2")
     assert targets.split_inputs(released) == [raw_target("train"), raw_target("test")]
     arguments = shlex.split(targets.probe_arguments(released))
     assert arguments[:4] == ["--row", "SSKIP unifΣ", "--dim", "16"]
     assert arguments[arguments.index("--classifiers") + 1:][:2] == ["LR", "MLP"]
     assert targets.probe_scores(released)[-1] == "results/wikipse/probes/released/baselines.csv"
+    released.wp_table = "table3"
+    assert targets.probe_scores(released) == ["results/wikipse/probes/released/public.csv"]
     assert targets.analysis_predictions()["SSKIP wghtΣ"].endswith("rebuilt/sskip-wght-16.npz")
     assert targets.similarity_vectors() == {"SKIP 16": f"{MODELS}/skip-word-16",
                                             "SSKIP 16": f"{MODELS}/sskip-word-16"}

@@ -153,7 +153,7 @@ def wikipse_reference_errors(config: dict[str, Any]) -> list[str]:
     sources = config.get("sources", {})
     wikipse = config.get("wikipse") or {}
     problems = []
-    for group in ("typing", "released", "similarity"):
+    for group in ("typing", "released", "similarity", "public"):
         for name, spec in (wikipse.get(group) or {}).items():
             if isinstance(spec, dict):
                 problems += _input_errors(f"wikipse.{group}.{name}", spec, sources)

@@ -286,7 +286,7 @@ rule wikipse_table:
     log:
         "logs/wikipse_table/{wp_table}_{wp_variant}.log",
     wildcard_constraints:
-        wp_table="table2|table4",
+        wp_table="table2|table3|table4",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -297,6 +297,27 @@ rule wikipse_table:
         "python -m reprobe wikipse table --table {wildcards.wp_table} "
         "--variant {wildcards.wp_variant} --reference {input.reference} --csv {output.csv} "
         "--md {output.md} {input.scores} 2> {log}"
+
+
+rule wikipse_public:
+    input:
+        WP.public_inputs,
+    output:
+        f"{WP_RESULTS}/probes/{{wp_variant}}/public.csv",
+    log:
+        "logs/wikipse_public/{wp_variant}.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: WP.probe_threads()
+    resources:
+        mem_mb=32000,
+        runtime=240,
+    params:
+        arguments=WP.public_arguments,
+        seed=config["seed"],
+    shell:
+        "python -m reprobe wikipse public {params.arguments} --seed {params.seed} "
+        "--scores {output} 2> {log}"
 
 
 rule wikipse_similarity:

@@ -20,6 +20,7 @@ from reprobe.wikipse.release import read_release
 PAPER = "wikipse"
 TITLES = {
     "table2": "Table 2: micro-F1 of S-class prediction",
+    "table3": "Table 3: micro-F1 of S-class prediction on the words public embeddings have",
     "table4": "Table 4: accuracy (%) of ambiguity prediction",
     "table6": "Table 6: word similarity (Spearman) and analogy (accuracy)",
     "table7": "Table 7: the words most and least confidently predicted ambiguous",
@@ -30,11 +31,13 @@ NOTES = {
     "released": "The released train/test words, with the embeddings trained here (words "
                 "without a vector are left out; n says how many were probed).",
 }
-METRICS = {"table2": ("LR", "KNN", "MLP"), "table4": ("LR", "KNN", "MLP"),
+METRICS = {"table2": ("LR", "KNN", "MLP"), "table3": ("LR", "KNN", "MLP"),
+           "table4": ("LR", "KNN", "MLP"),
            "table6": ("MEN", "MTurk", "RW", "SimLex999", "WS353", "Google", "MSR")}
 
 
 NOT_AT_SIZE = "NA (not trained at this dimension)"
+NO_SHARED_WORD = "NA (no word in every embedding's vocabulary)"
 
 
 def tidy(table: pd.DataFrame) -> pd.DataFrame:
@@ -56,6 +59,11 @@ def write_probe_table(table: str, scores: Sequence[Path], reference: Path, csv: 
                       variant: str) -> None:
     """Build Table 2 or 4 from score files and write it in the paper's shape."""
     frame = probe_table(table, read_scores(scores), read_reference(reference, table))
+    if table == "table3":
+        # Table 3's rows are all scored at one dimension: a missing score means no word is in
+        # every embedding's vocabulary.
+        ran = frame["n"].notna() & (pd.to_numeric(frame["n"], errors="coerce") == 0)
+        frame.loc[ran, "value"] = NO_SHARED_WORD
     view = View(rows=("model", "setting"), order=METRICS[table], count_label="#test words")
     write_table(frame, csv, md, f"{TITLES[table]} ({variant})", view=view,
                 notes=[NOTES[variant]])

@@ -122,7 +122,7 @@ def cmd_analyses(args: argparse.Namespace) -> None:
     """Figures 3-6 and Table 7 from the probes' predictions (MLP) of one dimension."""
     from reprobe.wikipse.part2_tables import write_analyses
 
-    predictions = dict(item.split("=", 1) for item in args.predictions)
+    predictions = _named(args.predictions)
     write_analyses({k: Path(v) for k, v in predictions.items()}, Path(args.train),
                    Path(args.test), Path(args.word_vectors), Path(args.output_dir),
                    args.classifier)
@@ -132,10 +132,64 @@ def cmd_similarity(args: argparse.Namespace) -> None:
     """Table 6: word-similarity Spearman and analogy accuracy of word embeddings."""
     from reprobe.wikipse.part2_tables import write_similarity_table
 
-    vectors = dict(item.split("=", 1) for item in args.vectors)
+    vectors = _named(args.vectors)
     datasets = json.loads(args.datasets)
     write_similarity_table({k: Path(v) for k, v in vectors.items()}, datasets,
                            Path(args.reference), Path(args.csv), Path(args.md))
+
+
+def _named(items: list[str]) -> dict[str, str]:
+    """NAME=VALUE arguments as a mapping, in order."""
+    return dict(item.split("=", 1) for item in items)
+
+
+def cmd_public(args: argparse.Namespace) -> None:
+    """Table 3: ours and public embeddings on the words every one of them has."""
+    from reprobe.embeddings.load import load_vectors as load_public
+    from reprobe.scores import ScoreRow, write_scores
+    from reprobe.wikipse.probes import (
+        ProbeSettings,
+        class_order,
+        features,
+        fit_predict_sclasses,
+        indicator,
+        micro_f1,
+    )
+    from reprobe.wikipse.public import public_features, shared_subset, subset, subset_summary
+    from reprobe.wikipse.vectors import load_vectors
+
+    train, test = _split_data(Path(args.train), Path(args.test))
+    public = {name: load_public(Path(spec.rsplit(":", 1)[0]), spec.rsplit(":", 1)[1])
+              for name, spec in _named(args.public).items()}
+    ours = {name: load_vectors(Path(path)) for name, path in _named(args.ours).items()}
+    # The same words for every row: in both public vocabularies and in each of ours.
+    keep = {split: [w for w in shared_subset(data, list(public.values()))
+                    if all(w in vectors for vectors in ours.values())]
+            for split, data in (("train", train), ("test", test))}
+    log.info("public-embedding subset: %s", json.dumps(subset_summary(
+        subset(train, keep["train"]), subset(test, keep["test"]))))
+    classes = class_order(train, test)
+    y_train = indicator(keep["train"], train, classes)
+    y_test = indicator(keep["test"], test, classes)
+    settings = ProbeSettings(lr_c=args.lr_c, knn_k=args.knn_k, mlp_hidden=args.mlp_hidden,
+                             mlp_max_iter=args.mlp_max_iter, seed=args.seed, n_jobs=args.n_jobs)
+    rows = []
+    for name in [*ours, *public]:
+        model, _, dim = name.rpartition(" ") if name in ours else (name, "", "")
+        if not keep["train"] or not keep["test"]:
+            # No shared word: a row without a score, not a classifier fitted on nothing.
+            rows += [ScoreRow(PAPER, "table3", model, dim, kind, float("nan"), 0)
+                     for kind in args.classifiers]
+            continue
+        if name in ours:
+            x_train, x_test = (features(keep[s], ours[name])[0] for s in ("train", "test"))
+        else:
+            x_train, x_test = (public_features(keep[s], public[name]) for s in ("train", "test"))
+        for kind in args.classifiers:
+            pred, _ = fit_predict_sclasses(x_train, y_train, x_test, kind, settings)
+            rows.append(ScoreRow(PAPER, "table3", model, dim, kind,
+                                 round(micro_f1(y_test, pred), 3), len(keep["test"])))
+    write_scores(rows, Path(args.scores))
 
 
 def register_probes(sub: argparse._SubParsersAction,
@@ -161,7 +215,7 @@ def register_probes(sub: argparse._SubParsersAction,
     baselines.add_argument("--scores", required=True, help="score rows (CSV)")
 
     table = add("table", cmd_table, sub)
-    table.add_argument("--table", choices=["table2", "table4"], required=True)
+    table.add_argument("--table", choices=["table2", "table3", "table4"], required=True)
     table.add_argument("--variant", choices=["rebuilt", "released"], required=True)
     table.add_argument("--reference", required=True)
     table.add_argument("--csv", required=True)
@@ -175,6 +229,19 @@ def register_probes(sub: argparse._SubParsersAction,
     analyses.add_argument("--classifier", default="MLP", help="whose predictions (paper MLP)")
     analyses.add_argument("--output-dir", required=True, help="figures and Table 7 go here")
     analyses.add_argument("predictions", nargs="+", help="SERIES=predictions.npz")
+
+    public = add("public", cmd_public, sub)
+    public.add_argument("--train", required=True, help="train split, released format")
+    public.add_argument("--test", required=True, help="test split, released format")
+    public.add_argument("--public", nargs="+", required=True,
+                        help="NAME=PATH:FORMAT of each public embedding (glove_txt, fasttext_vec…)")
+    public.add_argument("--ours", nargs="+", required=True,
+                        help="'SSKIP word 300'=FOLDER of each of our embeddings")
+    public.add_argument("--classifiers", nargs="+", choices=["LR", "KNN", "MLP"], required=True)
+    for name, kind in (("lr-c", float), ("knn-k", int), ("mlp-hidden", int),
+                       ("mlp-max-iter", int), ("seed", int), ("n-jobs", int)):
+        public.add_argument(f"--{name}", type=kind, required=True)
+    public.add_argument("--scores", required=True, help="score rows (CSV)")
 
     similarity = add("similarity", cmd_similarity, sub)
     similarity.add_argument("--datasets", required=True,

@@ -84,6 +84,8 @@ class WikiPseTargets:
                        for kind in PROBED for dim in wikipse["embeddings"]["dims"]]
         self.tables += [*(f"{TABLES}/{table}_{variant}.csv" for table in ("table2", "table4")
                           for variant in self.variants),
+                        *(f"{TABLES}/table3_{variant}.csv" for variant in self.variants
+                          if wikipse["public"]),
                         *([f"{TABLES}/table6.csv"] if wikipse["similarity"] else []),
                         *(f"{TABLES}/{name}.csv" for name in ANALYSES)]
 
@@ -224,8 +226,11 @@ class WikiPseTargets:
                            "--n-jobs", str(probes["n_jobs"])])
 
     def probe_scores(self, wildcards: Any) -> list[str]:
-        """Every score file one Table 2 or 4 reads: each embedding, and the baselines."""
+        """Every score file one Table 2, 3 or 4 reads: each embedding and the baselines, or
+        (Table 3) the public-embedding comparison."""
         variant = wildcards.wp_variant
+        if wildcards.wp_table == "table3":
+            return [f"{RESULTS}/probes/{variant}/public.csv"]
         return [*(f"{RESULTS}/probes/{variant}/{name}.csv" for name in self.probed),
                 f"{RESULTS}/probes/{variant}/baselines.csv"]
 
@@ -244,6 +249,32 @@ class WikiPseTargets:
         """The word vectors Figure 6 searches neighbours in."""
         model = self.wp["probes"]["analysis_model"]
         return f"{MODELS}/{model}-word-{max(self.wp['embeddings']['dims'])}"
+
+    def public_inputs(self, wildcards: Any) -> list[str]:
+        """What Table 3's job tracks: the split files, the public embeddings, our vectors."""
+        return [*self.split_inputs(wildcards),
+                *(self.raw_target(spec["source"]) for spec in self.wp["public"].values()),
+                *self.public_ours().values()]
+
+    def public_ours(self) -> dict[str, str]:
+        """`SSKIP word 300` → folder: the analysed model's three kinds at its largest size."""
+        model = self.wp["probes"]["analysis_model"]
+        dim = self.wp["probes"]["public_dim"] or max(self.wp["embeddings"]["dims"])
+        return {f"{MODEL_NAMES[model]} {PROBED[kind]} {dim}": f"{MODELS}/{model}-{kind}-{dim}"
+                for kind in PROBED}
+
+    def public_arguments(self, wildcards: Any) -> str:
+        """`reprobe wikipse public` arguments, shell-quoted."""
+        probes = self.wp["probes"]
+        public = [f"{name}={self.source(spec).path}:{spec['format']}"
+                  for name, spec in self.wp["public"].items()]
+        ours = [f"{name}={path}" for name, path in self.public_ours().items()]
+        return shlex.join([*shlex.split(self.split_arguments(wildcards)), "--public", *public,
+                           "--ours", *ours, "--classifiers", *probes["classifiers"],
+                           "--lr-c", str(probes["lr_c"]), "--knn-k", str(probes["knn_k"]),
+                           "--mlp-hidden", str(probes["mlp_hidden"]),
+                           "--mlp-max-iter", str(probes["mlp_max_iter"]),
+                           "--n-jobs", str(probes["n_jobs"])])
 
     def analysis_outputs(self) -> list[str]:
         """Figures 3-6 (CSV and PNG each) and Table 7 (CSV and Markdown)."""
