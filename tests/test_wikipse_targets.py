@@ -140,3 +140,14 @@ def test_probe_jobs_read_their_variant_and_name_their_row() -> None:
                                             "SSKIP 16": f"{MODELS}/sskip-word-16"}
     assert json.loads(shlex.split(targets.similarity_arguments())[1]) == {
         "WS353": {"path": raw_target("ws"), "kind": "pairs"}}
+
+
+def test_mlp_early_stopping_is_passed_when_configured() -> None:
+    loaded = part2_config()
+    wildcards = SimpleNamespace(wp_variant="rebuilt", wp_model="skip", wp_kind="word",
+                                wp_dim="16")
+    assert "--mlp-early-stopping" not in WikiPseTargets(loaded, raw_target, ["0000"]
+                                                        ).probe_arguments(wildcards)
+    loaded["wikipse"]["probes"]["mlp_early_stopping"] = True
+    assert "--mlp-early-stopping" in WikiPseTargets(loaded, raw_target, ["0000"]
+                                                    ).probe_arguments(wildcards)

@@ -16,6 +16,26 @@ PAPER = "wikipse"
 TASK_TABLE = {"sclass": "table2", "ambiguity": "table4"}
 
 
+def _settings(args: argparse.Namespace) -> Any:
+    """The classifiers' settings a probe step was given."""
+    from reprobe.wikipse.probes import ProbeSettings
+
+    return ProbeSettings(lr_c=args.lr_c, knn_k=args.knn_k, mlp_hidden=args.mlp_hidden,
+                         mlp_max_iter=args.mlp_max_iter,
+                         mlp_early_stopping=args.mlp_early_stopping, seed=args.seed,
+                         n_jobs=args.n_jobs)
+
+
+def _classifier_options(parser: argparse.ArgumentParser) -> None:
+    """The classifiers and their settings."""
+    parser.add_argument("--classifiers", nargs="+", choices=["LR", "KNN", "MLP"], required=True)
+    for name, kind in (("lr-c", float), ("knn-k", int), ("mlp-hidden", int),
+                       ("mlp-max-iter", int), ("seed", int), ("n-jobs", int)):
+        parser.add_argument(f"--{name}", type=kind, required=True)
+    parser.add_argument("--mlp-early-stopping", action="store_true",
+                        help="stop each MLP when 10%% of train held out stalls")
+
+
 def _split_data(train: Path, test: Path) -> tuple[Any, Any]:
     """The train and test words with their classes, from released-format files."""
     from reprobe.wikipse.release import read_release
@@ -27,11 +47,11 @@ def cmd_probe(args: argparse.Namespace) -> None:
     """S-class (Table 2) and ambiguity (Table 4) probes of one embedding on one dataset."""
     from reprobe.scores import ScoreRow, write_scores
     from reprobe.wikipse.probes import (
-        ProbeSettings,
         class_order,
         features,
         fit_predict_sclasses,
         indicator,
+        nearest_neighbours,
         predict_ambiguity,
     )
     from reprobe.wikipse.vectors import load_vectors
@@ -47,13 +67,16 @@ def cmd_probe(args: argparse.Namespace) -> None:
              len(words_train), len(train), len(words_test), len(test))
     y_train, y_test = indicator(words_train, train, classes), indicator(words_test, test, classes)
     a_train, a_test = (y.sum(axis=1) > 1 for y in (y_train, y_test))
-    settings = ProbeSettings(lr_c=args.lr_c, knn_k=args.knn_k, mlp_hidden=args.mlp_hidden,
-                             mlp_max_iter=args.mlp_max_iter, seed=args.seed, n_jobs=args.n_jobs)
+    settings = _settings(args)
     rows, saved = [], {"words": np.array(words_test), "classes": np.array(classes),
                        "y_true": y_test, "a_true": a_test.astype(np.int8)}
     for kind in args.classifiers:
-        pred, _ = fit_predict_sclasses(x_train, y_train, x_test, kind, settings)
-        a_pred, a_proba = predict_ambiguity(x_train, a_train, x_test, kind, settings)
+        # KNN's neighbour search (most of its time) serves both probes.
+        neighbours = (nearest_neighbours(x_train, x_test, settings.knn_k) if kind == "KNN"
+                      else None)
+        pred, _ = fit_predict_sclasses(x_train, y_train, x_test, kind, settings, neighbours)
+        a_pred, a_proba = predict_ambiguity(x_train, a_train, x_test, kind, settings,
+                                            neighbours)
         saved.update({f"y_pred_{kind}": pred, f"a_pred_{kind}": a_pred,
                       f"a_proba_{kind}": a_proba})
         f1 = _micro_f1(y_test, pred)
@@ -148,7 +171,6 @@ def cmd_public(args: argparse.Namespace) -> None:
     from reprobe.embeddings.load import load_vectors as load_public
     from reprobe.scores import ScoreRow, write_scores
     from reprobe.wikipse.probes import (
-        ProbeSettings,
         class_order,
         features,
         fit_predict_sclasses,
@@ -171,8 +193,7 @@ def cmd_public(args: argparse.Namespace) -> None:
     classes = class_order(train, test)
     y_train = indicator(keep["train"], train, classes)
     y_test = indicator(keep["test"], test, classes)
-    settings = ProbeSettings(lr_c=args.lr_c, knn_k=args.knn_k, mlp_hidden=args.mlp_hidden,
-                             mlp_max_iter=args.mlp_max_iter, seed=args.seed, n_jobs=args.n_jobs)
+    settings = _settings(args)
     rows = []
     for name in [*ours, *public]:
         model, _, dim = name.rpartition(" ") if name in ours else (name, "", "")
@@ -201,10 +222,7 @@ def register_probes(sub: argparse._SubParsersAction,
     probe.add_argument("--vectors", required=True, help="vectors folder (KeyedVectors)")
     probe.add_argument("--row", required=True, help="table row: SKIP word, SSKIP unifΣ, ...")
     probe.add_argument("--dim", required=True, help="the embedding's dimension (table column)")
-    probe.add_argument("--classifiers", nargs="+", choices=["LR", "KNN", "MLP"], required=True)
-    for name, kind in (("lr-c", float), ("knn-k", int), ("mlp-hidden", int),
-                       ("mlp-max-iter", int), ("seed", int), ("n-jobs", int)):
-        probe.add_argument(f"--{name}", type=kind, required=True)
+    _classifier_options(probe)
     probe.add_argument("--scores", required=True, help="score rows (CSV)")
     probe.add_argument("--predictions", required=True, help="test predictions (.npz)")
 
@@ -237,10 +255,7 @@ def register_probes(sub: argparse._SubParsersAction,
                         help="NAME=PATH:FORMAT of each public embedding (glove_txt, fasttext_vec…)")
     public.add_argument("--ours", nargs="+", required=True,
                         help="'SSKIP word 300'=FOLDER of each of our embeddings")
-    public.add_argument("--classifiers", nargs="+", choices=["LR", "KNN", "MLP"], required=True)
-    for name, kind in (("lr-c", float), ("knn-k", int), ("mlp-hidden", int),
-                       ("mlp-max-iter", int), ("seed", int), ("n-jobs", int)):
-        public.add_argument(f"--{name}", type=kind, required=True)
+    _classifier_options(public)
     public.add_argument("--scores", required=True, help="score rows (CSV)")
 
     similarity = add("similarity", cmd_similarity, sub)

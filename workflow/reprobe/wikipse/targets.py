@@ -217,13 +217,17 @@ class WikiPseTargets:
 
     def probe_arguments(self, wildcards: Any) -> str:
         """`reprobe wikipse probe` settings of one embedding, shell-quoted."""
-        probes = self.wp["probes"]
         return shlex.join(["--row", self.row_name(wildcards), "--dim", wildcards.wp_dim,
-                           "--classifiers", *probes["classifiers"],
-                           "--lr-c", str(probes["lr_c"]), "--knn-k", str(probes["knn_k"]),
-                           "--mlp-hidden", str(probes["mlp_hidden"]),
-                           "--mlp-max-iter", str(probes["mlp_max_iter"]),
-                           "--n-jobs", str(probes["n_jobs"])])
+                           *self.classifier_arguments()])
+
+    def classifier_arguments(self) -> list[str]:
+        """The classifiers and their settings, as `reprobe wikipse probe|public` take them."""
+        probes = self.wp["probes"]
+        return ["--classifiers", *probes["classifiers"], "--lr-c", str(probes["lr_c"]),
+                "--knn-k", str(probes["knn_k"]), "--mlp-hidden", str(probes["mlp_hidden"]),
+                "--mlp-max-iter", str(probes["mlp_max_iter"]), "--n-jobs",
+                str(probes["n_jobs"]),
+                *(["--mlp-early-stopping"] if probes.get("mlp_early_stopping") else [])]
 
     def probe_scores(self, wildcards: Any) -> list[str]:
         """Every score file one Table 2, 3 or 4 reads: each embedding and the baselines, or
@@ -265,16 +269,11 @@ class WikiPseTargets:
 
     def public_arguments(self, wildcards: Any) -> str:
         """`reprobe wikipse public` arguments, shell-quoted."""
-        probes = self.wp["probes"]
         public = [f"{name}={self.source(spec).path}:{spec['format']}"
                   for name, spec in self.wp["public"].items()]
         ours = [f"{name}={path}" for name, path in self.public_ours().items()]
         return shlex.join([*shlex.split(self.split_arguments(wildcards)), "--public", *public,
-                           "--ours", *ours, "--classifiers", *probes["classifiers"],
-                           "--lr-c", str(probes["lr_c"]), "--knn-k", str(probes["knn_k"]),
-                           "--mlp-hidden", str(probes["mlp_hidden"]),
-                           "--mlp-max-iter", str(probes["mlp_max_iter"]),
-                           "--n-jobs", str(probes["n_jobs"])])
+                           "--ours", *ours, *self.classifier_arguments()])
 
     def analysis_outputs(self) -> list[str]:
         """Figures 3-6 (CSV and PNG each) and Table 7 (CSV and Markdown)."""
