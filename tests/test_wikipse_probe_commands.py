@@ -112,3 +112,21 @@ def test_public_embeddings_on_the_shared_words(tmp_path: Path) -> None:
     assert set(rows[rows["model"] == "SSKIP word"]["setting"].astype(str)) == {"8"}
     # Test words 40..58 even, and 59 has no vector of ours: 10 words.
     assert (rows["n"] == 10).all()
+
+
+def test_nlp_tasks_through_the_cli(tmp_path: Path) -> None:
+    from conftest import REPO
+
+    _, _, vectors = dataset(tmp_path)
+    samples = REPO / "data/samples/wikipse/senteval"
+    tasks = {"SUBJ": {"pos": str(samples / "subj.objective"),
+                      "neg": str(samples / "subj.subjective")},
+             "MRPC": {"train": str(samples / "msr_paraphrase_train.txt"),
+                      "test": str(samples / "msr_paraphrase_test.txt")}}
+    scores = tmp_path / "nlp.csv"
+    assert main(["wikipse", "nlp", "--tasks", json.dumps(tasks), "--ours",
+                 f"word={vectors}", "--folds", "3", "--seed", "0", "--scores",
+                 str(scores)]) == 0
+    rows = pd.read_csv(scores).set_index("metric")
+    assert set(rows.index) == {"SUBJ", "MRPC"} and (rows["table"] == "table5").all()
+    assert rows.loc["SUBJ", "n"] == 60 and rows.loc["MRPC", "n"] == 20

@@ -42,7 +42,7 @@ def config(**typing: object) -> dict:
         "probes": {"classifiers": ["LR", "KNN", "MLP"], "lr_c": 1.0, "knn_k": 5,
                    "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 1,
                    "analysis_model": "sskip", "public_dim": None},
-        "similarity": {}, "public": {}}}
+        "similarity": {}, "public": {}, "senteval": {"tasks": {}, "folds": 10}}}
 
 
 def test_embedding_and_aggregate_names() -> None:
@@ -96,8 +96,9 @@ def test_the_shipped_configs_build_their_targets(name: str) -> None:
     assert schema_errors(loaded) == []
     validate(loaded, str(SCHEMA_PATH))
     targets = WikiPseTargets(loaded, raw_target, ["0000"])
+    names = {Path(t).name for t in targets.tables}
     assert {"stats.csv", "fold.csv", "typing.csv", "released_vs_rebuilt.csv", "table2_rebuilt.csv",
-            "table4_rebuilt.csv", "table6.csv"} <= {Path(t).name for t in targets.tables}
+            "table4_rebuilt.csv", "table5.csv", "table6.csv"} <= names
 
 
 def part2_config() -> dict:
@@ -151,3 +152,18 @@ def test_mlp_early_stopping_is_passed_when_configured() -> None:
     loaded["wikipse"]["probes"]["mlp_early_stopping"] = True
     assert "--mlp-early-stopping" in WikiPseTargets(loaded, raw_target, ["0000"]
                                                     ).probe_arguments(wildcards)
+
+
+def test_table5_reads_each_task_file_and_our_three_kinds() -> None:
+    loaded = part2_config()
+    loaded["wikipse"]["senteval"] = {"folds": 5, "tasks": {
+        "MR": {"pos": {"source": "mr_pos"}, "neg": {"source": "mr_neg"}},
+        "MRPC": {"train": {"source": "mrpc_train"}, "test": {"source": "mrpc_test"}}}}
+    targets = WikiPseTargets(loaded, raw_target, ["0000"])
+    assert f"{TABLES}/table5.csv" in targets.tables
+    assert raw_target("mrpc_test") in targets.nlp_inputs()
+    arguments = shlex.split(targets.nlp_arguments())
+    assert json.loads(arguments[arguments.index("--tasks") + 1])["MR"] == {
+        "pos": raw_target("mr_pos"), "neg": raw_target("mr_neg")}
+    assert arguments[arguments.index("--ours") + 1] == f"word={MODELS}/sskip-word-16"
+    assert arguments[arguments.index("--public") + 1].startswith("GloVe (6B)=")

@@ -331,6 +331,11 @@ def test_default_run_builds_the_wikipse_resource(default_run):
     assert float(stats.loc[("corpus", "annotated words"), "value"]) > 100
     released = pd.read_csv(tables / "released_vs_rebuilt.csv")
     assert (released["in_rebuilt"] > 0).all()
+    for table in ("table2_rebuilt", "table2_released", "table4_rebuilt", "table5", "table6"):
+        scored = pd.to_numeric(pd.read_csv(tables / f"{table}.csv")["value"], errors="coerce")
+        assert scored.notna().any(), table
+    for figure in ("figure3a", "figure3b", "figure4", "figure5a", "figure5b", "figure6"):
+        assert (tables / f"{figure}.png").read_bytes()[:4] == b"\x89PNG", figure
     models = default_run / "data/models/wikipse"
     for model in ("skip", "sskip"):
         senses = load_vectors(models / f"{model}-sclass-16")

@@ -157,6 +157,9 @@ def wikipse_reference_errors(config: dict[str, Any]) -> list[str]:
         for name, spec in (wikipse.get(group) or {}).items():
             if isinstance(spec, dict):
                 problems += _input_errors(f"wikipse.{group}.{name}", spec, sources)
+    for task, files in ((wikipse.get("senteval") or {}).get("tasks") or {}).items():
+        for role, spec in files.items():
+            problems += _input_errors(f"wikipse.senteval.tasks.{task}.{role}", spec, sources)
     return problems
 
 

@@ -320,6 +320,48 @@ rule wikipse_public:
         "--scores {output} 2> {log}"
 
 
+rule wikipse_nlp:
+    input:
+        WP.nlp_inputs(),
+    output:
+        f"{WP_RESULTS}/nlp.csv",
+    log:
+        "logs/wikipse_nlp.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=16000,
+        runtime=240,
+    params:
+        arguments=WP.nlp_arguments(),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe wikipse nlp {params.arguments} --seed {params.seed} "
+        "--scores {output} 2> {log}"
+
+
+rule wikipse_table5:
+    input:
+        scores=rules.wikipse_nlp.output[0],
+        reference=REFERENCE / "wikipse/table5.csv",
+    output:
+        csv=f"{WP_TABLES}/table5.csv",
+        md=f"{WP_TABLES}/table5.md",
+    log:
+        "logs/wikipse_table5.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    shell:
+        "python -m reprobe wikipse table --table table5 --variant rebuilt "
+        "--reference {input.reference} --csv {output.csv} --md {output.md} {input.scores} "
+        "2> {log}"
+
+
 rule wikipse_similarity:
     input:
         WP.similarity_inputs(),

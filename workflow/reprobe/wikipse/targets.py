@@ -87,6 +87,7 @@ class WikiPseTargets:
                         *(f"{TABLES}/table3_{variant}.csv" for variant in self.variants
                           if wikipse["public"]),
                         *([f"{TABLES}/table6.csv"] if wikipse["similarity"] else []),
+                        *([f"{TABLES}/table5.csv"] if wikipse["senteval"]["tasks"] else []),
                         *(f"{TABLES}/{name}.csv" for name in ANALYSES)]
 
     def source(self, spec: Mapping[str, Any]) -> Read:
@@ -274,6 +275,30 @@ class WikiPseTargets:
         ours = [f"{name}={path}" for name, path in self.public_ours().items()]
         return shlex.join([*shlex.split(self.split_arguments(wildcards)), "--public", *public,
                            "--ours", *ours, *self.classifier_arguments()])
+
+    def nlp_ours(self) -> dict[str, str]:
+        """Table 5's rows of ours (`word`, `wghtΣ`, `unifΣ`) → the vectors folder."""
+        model = self.wp["probes"]["analysis_model"]
+        dim = max(self.wp["embeddings"]["dims"])
+        return {PROBED[kind]: f"{MODELS}/{model}-{kind}-{dim}" for kind in PROBED}
+
+    def nlp_inputs(self) -> list[str]:
+        """What the Table 5 job tracks: the task files, our vectors, the public embeddings."""
+        files = [self.raw_target(spec["source"]) for task in self.wp["senteval"]["tasks"].values()
+                 for spec in task.values()]
+        public = [self.raw_target(spec["source"]) for spec in self.wp["public"].values()]
+        return list(dict.fromkeys([*files, *self.nlp_ours().values(), *public]))
+
+    def nlp_arguments(self) -> str:
+        """`reprobe wikipse nlp` arguments, shell-quoted."""
+        tasks = {task: {role: self.source(spec).path for role, spec in files.items()}
+                 for task, files in self.wp["senteval"]["tasks"].items()}
+        public = [f"{name}={self.source(spec).path}:{spec['format']}"
+                  for name, spec in self.wp["public"].items()]
+        return shlex.join(["--tasks", json.dumps(tasks), "--folds",
+                           str(self.wp["senteval"]["folds"]),
+                           "--ours", *(f"{k}={v}" for k, v in self.nlp_ours().items()),
+                           *(["--public", *public] if public else [])])
 
     def analysis_outputs(self) -> list[str]:
         """Figures 3-6 (CSV and PNG each) and Table 7 (CSV and Markdown)."""
