@@ -18,6 +18,7 @@ from reprobe.wikipse.classes import (
     figer_types_of,
     fold_rules,
     fold_table,
+    read_released_classes,
     read_types_map,
     sclass_of,
     sclasses_of,
@@ -250,3 +251,12 @@ def test_the_config_fold_is_this_fold():
     if "wikipse" not in config:
         pytest.skip("config/config.yaml has no wikipse section yet")
     assert config["wikipse"]["fold"] == FOLD
+
+
+def test_released_class_list_reads_names_in_order_and_names_a_bad_line(tmp_path: Path) -> None:
+    path = tmp_path / "classes.txt"
+    path.write_text("-location 12\n-person 7\n\n-people-ethnicity 2\n", encoding="utf-8")
+    assert read_released_classes(path) == ["-location", "-person", "-people-ethnicity"]
+    path.write_text("-location 12\nperson 7\n", encoding="utf-8")
+    with pytest.raises(InputFormatError, match="line 2"):
+        read_released_classes(path)

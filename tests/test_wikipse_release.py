@@ -9,7 +9,6 @@ import pytest
 from reprobe.errors import InputFormatError
 from reprobe.wikipse.release import (
     format_line,
-    read_class_list,
     read_release,
     write_release,
 )
@@ -60,8 +59,3 @@ def test_a_malformed_line_is_named(tmp_path: Path, line: str, message: str) -> N
         read_release(path)
     assert "line 2" in str(error.value)
 
-
-def test_class_list_reads_names_in_order(tmp_path: Path) -> None:
-    path = tmp_path / "classes.txt"
-    path.write_text("-location 12\n-person 7\n\n-people-ethnicity 2\n", encoding="utf-8")
-    assert read_class_list(path) == ["-location", "-person", "-people-ethnicity"]

@@ -104,11 +104,11 @@ rule wikipse_corpus_shard:
 
 rule wikipse_corpus:
     input:
-        WP.shard_files("stats.json"),
-        WP.shard_files("word.txt"),
-        WP.shard_files("sclass.txt"),
-        WP.shard_files("mentions.parquet"),
-        WP.shard_files("tokens.parquet"),
+        stats=WP.shard_files("stats.json"),
+        words=WP.shard_files("word.txt"),
+        sclasses=WP.shard_files("sclass.txt"),
+        mentions=WP.shard_files("mentions.parquet"),
+        tokens=WP.shard_files("tokens.parquet"),
     output:
         word=f"{WP_DATA}/corpus/word.txt",
         sclass=f"{WP_DATA}/corpus/sclass.txt",
@@ -125,9 +125,7 @@ rule wikipse_corpus:
         runtime=240,
     params:
         folder=lambda wildcards, output: Path(output.stats).parent,
-        shards=lambda wildcards, input: [
-            Path(f).parent for f in input[: len(WIKI_SHARDS)]
-        ],
+        shards=lambda wildcards, input: [Path(f).parent for f in input.stats],
     shell:
         "python -m reprobe wikipse corpus --output-dir {params.folder} {params.shards} 2> {log}"
 

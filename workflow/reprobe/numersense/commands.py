@@ -152,7 +152,7 @@ def _probe_set(args: argparse.Namespace, model: Any, tokenizer: Any, test_set: s
                scores_path: Path) -> None:
     """Score one set's distinct probes with the loaded model; its predictions and hit@k."""
     from reprobe.numersense.causal import score_probes_causal
-    from reprobe.numersense.evaluate import probe_key, read_predictions, write_predictions
+    from reprobe.numersense.evaluate import probe_key, write_predictions
     from reprobe.numersense.mlm import score_probes
     from reprobe.numersense.tables import hit_rows
     from reprobe.scores import write_scores
@@ -163,7 +163,8 @@ def _probe_set(args: argparse.Namespace, model: Any, tokenizer: Any, test_set: s
     ranked = score(model, tokenizer, probes, args.batch_size, args.device,
                    precision=args.precision)
     write_predictions(predictions_path, probes, ranked)
-    predictions = read_predictions(predictions_path)
+    # Keyed as the released evaluator matches them, straight from the scores just written.
+    predictions = {probe_key(p): r for p, r in zip(probes, ranked, strict=True)}
     gold = _labelled(gold_path)
     missing = [p.probe for p in gold if probe_key(p.probe) not in predictions]
     if missing:

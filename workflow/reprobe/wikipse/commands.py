@@ -79,10 +79,10 @@ def cmd_typing(args: argparse.Namespace) -> None:
 
 def cmd_corpus_shard(args: argparse.Namespace) -> None:
     """One shard's word and word/S-class corpora and counts."""
+    from reprobe.wikipse.classes import read_released_classes
     from reprobe.wikipse.corpora import ShardCorpora, build_shard_corpora
-    from reprobe.wikipse.release import read_class_list
 
-    order = read_class_list(Path(args.class_order)) if args.class_order else []
+    order = read_released_classes(Path(args.class_order)) if args.class_order else []
     folder = Path(args.output_dir)
     out = ShardCorpora(folder / "word.txt", folder / "sclass.txt", folder / "mentions.parquet",
                        folder / "tokens.parquet", folder / "stats.json")

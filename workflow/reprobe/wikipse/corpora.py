@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from reprobe.io import atomic_path, atomic_write_text
+from reprobe.wikipse.typing import read_typed_targets
 
 MENTION_COUNTS_SCHEMA = pa.schema([("word", pa.string()), ("sclass", pa.string()),
                                    ("freq", pa.int64())])
@@ -65,12 +66,6 @@ def read_redirects(path: Path) -> dict[str, str]:
     """Title → final target, from the gathered redirects table."""
     table = pq.read_table(path, columns=["title", "target"])
     return dict(zip(table["title"].to_pylist(), table["target"].to_pylist(), strict=True))
-
-
-def read_typed_targets(path: Path) -> dict[str, list[str]]:
-    """Title → its S-classes, from the typed-targets table."""
-    table = pq.read_table(path, columns=["title", "sclasses"])
-    return dict(zip(table["title"].to_pylist(), table["sclasses"].to_pylist(), strict=True))
 
 
 def shard_links(path: Path, redirects: Mapping[str, str]) -> dict[tuple[int, int], list[Link]]:

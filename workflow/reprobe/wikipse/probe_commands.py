@@ -45,15 +45,9 @@ def _split_data(train: Path, test: Path) -> tuple[Any, Any]:
 
 def cmd_probe(args: argparse.Namespace) -> None:
     """S-class (Table 2) and ambiguity (Table 4) probes of one embedding on one dataset."""
+    from reprobe.io import atomic_path
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.probes import (
-        class_order,
-        features,
-        fit_predict_sclasses,
-        indicator,
-        nearest_neighbours,
-        predict_ambiguity,
-    )
+    from reprobe.wikipse.probes import class_order, features, indicator, probe_kind
     from reprobe.wikipse.vectors import load_vectors
 
     train, test = _split_data(Path(args.train), Path(args.test))
@@ -66,38 +60,23 @@ def cmd_probe(args: argparse.Namespace) -> None:
     log.info("%s: %d of %d train and %d of %d test words have a vector", args.row,
              len(words_train), len(train), len(words_test), len(test))
     y_train, y_test = indicator(words_train, train, classes), indicator(words_test, test, classes)
-    a_train, a_test = (y.sum(axis=1) > 1 for y in (y_train, y_test))
-    settings = _settings(args)
-    rows, saved = [], {"words": np.array(words_test), "classes": np.array(classes),
-                       "y_true": y_test, "a_true": a_test.astype(np.int8)}
+    saved = {"words": np.array(words_test), "classes": np.array(classes), "y_true": y_test,
+             "a_true": (y_test.sum(axis=1) > 1).astype(np.int8)}
+    rows = []
     for kind in args.classifiers:
-        # KNN's neighbour search (most of its time) serves both probes.
-        neighbours = (nearest_neighbours(x_train, x_test, settings.knn_k) if kind == "KNN"
-                      else None)
-        pred, _ = fit_predict_sclasses(x_train, y_train, x_test, kind, settings, neighbours)
-        a_pred, a_proba = predict_ambiguity(x_train, a_train, x_test, kind, settings,
-                                            neighbours)
-        saved.update({f"y_pred_{kind}": pred, f"a_pred_{kind}": a_pred,
-                      f"a_proba_{kind}": a_proba})
-        f1 = _micro_f1(y_test, pred)
-        acc = 100.0 * float(np.mean(a_test == a_pred)) if len(a_test) else float("nan")
-        rows += [ScoreRow(PAPER, "table2", args.row, args.dim, kind, round(f1, 3),
-                          len(words_test)),
-                 ScoreRow(PAPER, "table4", args.row, args.dim, kind, round(acc, 1),
-                          len(words_test))]
-        log.info("%s %s: micro-F1 %.3f, ambiguity accuracy %.1f", args.row, kind, f1, acc)
+        found, _, predicted = probe_kind(kind, x_train, y_train, x_test, y_test,
+                                         _settings(args))
+        saved.update({f"{name}_{kind}": array for name, array in predicted.items()})
+        for row in found:
+            # Table 2's micro F1 to three decimals, Table 4's accuracy to one, as printed.
+            value = round(row["value"], 3 if row["task"] == "sclass" else 1)
+            rows.append(ScoreRow(PAPER, TASK_TABLE[row["task"]], args.row, args.dim, kind,
+                                 value, row["n"]))
+        log.info("%s %s: %s", args.row, kind,
+                 ", ".join(f"{r['task']} {r['value']:.3f}" for r in found))
     write_scores(rows, Path(args.scores))
-    from reprobe.io import atomic_path
-
     with atomic_path(args.predictions) as tmp, tmp.open("wb") as handle:
         np.savez_compressed(handle, **saved)
-
-
-def _micro_f1(y_true: np.ndarray, y_pred: np.ndarray) -> float:
-    """Micro F1 over every (word, S-class) decision."""
-    from reprobe.wikipse.probes import micro_f1
-
-    return micro_f1(y_true, y_pred)
 
 
 def cmd_baselines(args: argparse.Namespace) -> None:

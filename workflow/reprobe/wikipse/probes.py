@@ -300,8 +300,10 @@ def random_baseline_draw(y_train: np.ndarray, y_test: np.ndarray, seed: int) -> 
 
 
 def probe_kind(kind: str, x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray,
-               y_test: np.ndarray, settings: ProbeSettings) -> tuple[list[dict], KindCost]:
-    """S-class micro F1 and ambiguity accuracy of one classifier kind, and where its time went."""
+               y_test: np.ndarray, settings: ProbeSettings
+               ) -> tuple[list[dict], KindCost, dict[str, np.ndarray]]:
+    """S-class micro F1 and ambiguity accuracy of one classifier kind, where its time went, and
+    its test predictions (y_pred, a_pred, a_proba) for the analyses."""
     # A word's number of S-classes is its row sum, so ambiguity comes from the indicator.
     a_train, a_test = (np.asarray(y).sum(axis=1) > 1 for y in (y_train, y_test))
     cost, neighbours = KindCost(), None
@@ -312,13 +314,13 @@ def probe_kind(kind: str, x_train: np.ndarray, y_train: np.ndarray, x_test: np.n
     pred, cost.fits = fit_predict_sclasses(x_train, y_train, x_test, kind, settings, neighbours)
     cost.sclass_s = time.perf_counter() - start
     start = time.perf_counter()
-    a_pred, _ = predict_ambiguity(x_train, a_train, x_test, kind, settings, neighbours)
+    a_pred, a_proba = predict_ambiguity(x_train, a_train, x_test, kind, settings, neighbours)
     cost.ambiguity_s = time.perf_counter() - start
     n = len(x_test)
     rows = [{"task": "sclass", "classifier": kind, "value": micro_f1(y_test, pred), "n": n},
             {"task": "ambiguity", "classifier": kind, "value": accuracy(a_test, a_pred),
              "n": n}]
-    return rows, cost
+    return rows, cost, {"y_pred": pred, "a_pred": a_pred, "a_proba": a_proba}
 
 
 def probe_grid(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, y_test: np.ndarray,
@@ -330,7 +332,7 @@ def probe_grid(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, y_t
     the log frequencies (frequency_features), the FREQUENCY ambiguity baseline."""
     rows = []
     for kind in kinds:
-        kind_rows, cost = probe_kind(kind, x_train, y_train, x_test, y_test, settings)
+        kind_rows, cost, _ = probe_kind(kind, x_train, y_train, x_test, y_test, settings)
         log.info("%s: S-classes %.1f s, ambiguity %.1f s%s", kind, cost.sclass_s,
                  cost.ambiguity_s,
                  f" (of which the shared neighbour search {cost.search_s:.1f} s)"

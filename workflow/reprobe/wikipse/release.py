@@ -72,16 +72,3 @@ def write_release(words: Iterable[tuple[str, Mapping[str, int]]], path: Path) ->
         for word, classes in words:
             handle.write(format_line(word, classes) + "\n")
 
-
-def read_class_list(path: Path) -> list[str]:
-    """The class names of a released `semantic_classes.txt` (`-name count` lines), in order."""
-    names = []
-    with Path(path).open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            fields = line.split()
-            if not fields:
-                continue
-            if not fields[0].startswith("-"):
-                raise InputFormatError(path, f"line {number}", "expected `-class count`")
-            names.append(fields[0])
-    return names
