@@ -102,6 +102,49 @@ def test_analogies_read_with_sections() -> None:
     assert questions[0] == ("capital-common-countries", ("athens", "greece", "baghdad", "iraq"))
 
 
+def test_msr_analogies_take_the_category_as_section(tmp_path: Path) -> None:
+    path = tmp_path / "EN-MSR.txt"
+    path.write_text("good better rough JJ_JJR rougher\nCity city's Town NN_NNPOS town's\n",
+                    encoding="utf-8")
+    assert read_analogies(path, "msr") == [
+        ("JJ_JJR", ("good", "better", "rough", "rougher")),
+        ("NN_NNPOS", ("city", "city's", "town", "town's"))]
+    path.write_text("good better rough rougher\n", encoding="utf-8")
+    with pytest.raises(InputFormatError, match="line 1.*expected 5 words"):
+        read_analogies(path, "msr")
+
+
+def test_men_lemma_form_and_other_layouts(tmp_path: Path) -> None:
+    men = tmp_path / "EN-MEN-LEM.txt"
+    men.write_text("sun-n sunlight-n 50.000000\nbeach-n swim-v 40.0\n", encoding="utf-8")
+    assert read_word_pairs(men, strip_pos=True) == [("sun", "sunlight", 50.0),
+                                                    ("beach", "swim", 40.0)]
+    mturk = tmp_path / "MTurk.csv"
+    mturk.write_text("word1,word2,score\nanimal,zoo,3.5\n", encoding="utf-8")
+    assert read_word_pairs(mturk) == [("animal", "zoo", 3.5)]
+    rw = tmp_path / "rw.txt"
+    rw.write_text("squishing\tsquirt\t5.88\t7\t7\t6\n", encoding="utf-8")
+    assert read_word_pairs(rw) == [("squishing", "squirt", 5.88)]
+
+
+def test_table6_dispatches_each_kind(tmp_path: Path) -> None:
+    from reprobe.wikipse.part2_tables import similarity_rows
+    from reprobe.wikipse.vectors import save_vectors
+
+    vectors = keyed({"sun": [1.0, 0.0], "sunlight": [0.9, 0.1], "beach": [0.0, 1.0],
+                     "swim": [0.2, 0.9], "good": [1.0, 1.0], "better": [2.0, 1.0],
+                     "rough": [1.0, 3.0], "rougher": [2.0, 3.0]})
+    save_vectors(vectors, tmp_path / "v")
+    (tmp_path / "men.txt").write_text("sun-n sunlight-n 50\nbeach-n swim-v 40\n"
+                                      "sun-n swim-v 5\n", encoding="utf-8")
+    (tmp_path / "msr.txt").write_text("good better rough JJ_JJR rougher\n", encoding="utf-8")
+    rows = similarity_rows({"SKIP 2": tmp_path / "v"}, {
+        "MEN": {"path": str(tmp_path / "men.txt"), "kind": "pairs_pos"},
+        "MSR": {"path": str(tmp_path / "msr.txt"), "kind": "msr_analogy"}})
+    found = {row.metric: (row.value, row.n) for row in rows}
+    assert found["MEN"][1] == 3 and found["MSR"] == (1.0, 1)
+
+
 def capital_vectors(at_forms: set[str]) -> dict[str, list[float]]:
     """Countries one-hot and capitals one-hot plus a shared offset, so that every
     capital-common-countries question has its answer nearest; words of at_forms as @word@."""

@@ -167,3 +167,25 @@ def test_table5_reads_each_task_file_and_our_three_kinds() -> None:
         "pos": raw_target("mr_pos"), "neg": raw_target("mr_neg")}
     assert arguments[arguments.index("--ours") + 1] == f"word={MODELS}/sskip-word-16"
     assert arguments[arguments.index("--public") + 1].startswith("GloVe (6B)=")
+
+
+def test_mc_reads_the_three_splits_and_asks_for_a_gpu_on_cuda() -> None:
+    loaded = part2_config()
+    assert WikiPseTargets(loaded, raw_target, ["0000"]).table5_scores() == []
+    assert WikiPseTargets(loaded, raw_target, ["0000"]).mc_arguments() == ""
+    loaded["wikipse"]["mention_typing"] = {
+        "files": {s: {"source": "figer", "member": f"corpus/Wiki/{s}.txt"}
+                  for s in ("train", "dev", "test")},
+        "context": 10, "lowercase": True, "typer": {"epochs": 2, "device": "cuda"}}
+    targets = WikiPseTargets(loaded, raw_target, ["0000"])
+    assert f"{TABLES}/table5.csv" in targets.tables
+    assert targets.table5_scores() == ["results/wikipse/mc.csv"]
+    assert raw_target("figer") in targets.mc_inputs() and targets.mc_gpus() == 1
+    arguments = shlex.split(targets.mc_arguments())
+    assert f"--dev={raw_target('figer')}/corpus/Wiki/dev.txt" in arguments
+    assert "--lowercase" in arguments
+    assert json.loads(arguments[arguments.index("--settings") + 1]) == {
+        "epochs": 2, "device": "cuda"}
+    assert arguments[arguments.index("--ours") + 1] == f"word={MODELS}/sskip-word-16"
+    loaded["wikipse"]["mention_typing"]["typer"]["device"] = "cpu"
+    assert WikiPseTargets(loaded, raw_target, ["0000"]).mc_gpus() == 0

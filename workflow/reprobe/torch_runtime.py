@@ -20,3 +20,12 @@ def reproducible_torch(torch: Any) -> Iterator[None]:
     finally:
         torch.set_num_threads(threads)
         torch.use_deterministic_algorithms(deterministic)
+
+
+def device_determinism(torch: Any, device: str) -> contextlib.AbstractContextManager:
+    """reproducible_torch on the CPU; on an accelerator, nothing (seeded, not bitwise)."""
+    # Deterministic CUDA kernels need CUBLAS_WORKSPACE_CONFIG set before CUDA starts, and one
+    # CPU thread would only slow the host side; a GPU run is seeded but may differ in the last bits.
+    if torch.device(device).type == "cpu":
+        return reproducible_torch(torch)
+    return contextlib.nullcontext()

@@ -339,9 +339,31 @@ rule wikipse_nlp:
         "--scores {output} 2> {log}"
 
 
+rule wikipse_mc:
+    input:
+        WP.mc_inputs(),
+    output:
+        f"{WP_RESULTS}/mc.csv",
+    log:
+        "logs/wikipse_mc.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=16000,
+        runtime=720,
+        gpu=WP.mc_gpus(),
+    params:
+        arguments=WP.mc_arguments(),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe wikipse mc {params.arguments} --seed {params.seed} "
+        "--scores {output} 2> {log}"
+
+
 rule wikipse_table5:
     input:
-        scores=rules.wikipse_nlp.output[0],
+        scores=WP.table5_scores(),
         reference=REFERENCE / "wikipse/table5.csv",
     output:
         csv=f"{WP_TABLES}/table5.csv",

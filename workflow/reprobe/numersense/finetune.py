@@ -11,7 +11,6 @@ under `reproducible_torch`, so a seed gives the same weights on every machine.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from collections.abc import Sequence
@@ -24,7 +23,7 @@ from reprobe.numersense.candidates import CANDIDATES, candidate_token_id, model_
 from reprobe.numersense.mlm import model_text_all, pad_right
 from reprobe.numersense.models import load_model
 from reprobe.numersense.probes import MASK, LabelledProbe, whole_words
-from reprobe.torch_runtime import reproducible_torch
+from reprobe.torch_runtime import device_determinism
 
 log = logging.getLogger(__name__)
 
@@ -107,15 +106,6 @@ def _batches(torch: Any, count: int, batch_size: int, generator: Any) -> list[li
     return [order[start:start + batch_size] for start in range(0, count, batch_size)]
 
 
-def _determinism(torch: Any, device: str) -> contextlib.AbstractContextManager:
-    """reproducible_torch on the CPU; on an accelerator, nothing (seeded, not bitwise)."""
-    # Deterministic CUDA kernels need CUBLAS_WORKSPACE_CONFIG set before CUDA starts, and one
-    # CPU thread would only slow the host side; a GPU run is seeded but may differ in the last bits.
-    if torch.device(device).type == "cpu":
-        return reproducible_torch(torch)
-    return contextlib.nullcontext()
-
-
 def _train(torch: Any, model: Any, examples: Sequence[Example], pad_id: int, *,
            epochs: int, batch_size: int, lr: float, seed: int, device: str) -> list[float]:
     """Train the model in place on the examples; the mean batch loss of each epoch."""
@@ -184,7 +174,7 @@ def finetune_masked_lm(
         log.warning("%s: dropped %d of %d rows whose number words lie past max_length %d",
                     model_name(tokenizer), dropped, len(rows), max_length)
     start = time.perf_counter()
-    with _determinism(torch, device):
+    with device_determinism(torch, device):
         losses = _train(torch, model, examples, tokenizer.pad_token_id, epochs=epochs,
                         batch_size=batch_size, lr=lr, seed=seed, device=device)
     seconds = time.perf_counter() - start

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.wikipse.nlp_commands import register_nlp
 from reprobe.wikipse.probe_commands import register_probes
 
 log = logging.getLogger("reprobe.wikipse")
@@ -251,3 +252,4 @@ def register(commands: argparse._SubParsersAction,
     _register_data(sub, add)
     _register_vectors(sub, add)
     register_probes(sub, add)
+    register_nlp(sub, add)

@@ -40,9 +40,11 @@ METRICS = {"table2": ("LR", "KNN", "MLP"), "table3": ("LR", "KNN", "MLP"),
 TABLE5_NOTE = ("word, wghtΣ, unifΣ: the analysed model (probes.analysis_model) at its largest "
                "dimension; sentences are averaged word vectors (a word with and without @ is "
                "the mean of both); MR, CR, SUBJ by seeded stratified cross-validated logistic "
-               "regression, MRPC on its test split. MC (FIGER mention classification) is not "
-               "built.")
+               "regression, MRPC on its test split; MC is the strict accuracy of Shimaoka et al.'s "
+               "attentive typer on FIGER (lowercased) over each fixed embedding.")
 NOT_AT_SIZE = "NA (not trained at this dimension)"
+# Table 6's analogy kinds (config `similarity.<name>.kind`) and the file layout each reads.
+ANALOGY_LAYOUTS = {"analogy": "google", "msr_analogy": "msr"}
 NO_SHARED_WORD = "NA (no word in every embedding's vocabulary)"
 
 
@@ -71,9 +73,8 @@ def write_probe_table(table: str, scores: Sequence[Path], reference: Path, csv: 
         ran = frame["n"].notna() & (pd.to_numeric(frame["n"], errors="coerce") == 0)
         frame.loc[ran, "value"] = NO_SHARED_WORD
     if table == "table5":
-        frame.loc[(frame["metric"] == "MC") & (frame["value"] == NOT_AT_SIZE), "value"] = (
-            "NA (not built)")
-    count = "#test sentences" if table == "table5" else "#test words"
+        frame.loc[frame["value"] == NOT_AT_SIZE, "value"] = "NA (task not in this config)"
+    count = "#test sentences (MC: mentions)" if table == "table5" else "#test words"
     view = View(rows=("model", "setting"), order=METRICS[table], count_label=count)
     notes = [NOTES[variant]] if table != "table5" else [TABLE5_NOTE]
     title = TITLES[table] if table == "table5" else f"{TITLES[table]} ({variant})"
@@ -165,11 +166,13 @@ def similarity_rows(vectors: Mapping[str, Path], datasets: Mapping[str, Mapping[
         model, dim = name.rsplit(" ", 1)
         loaded = load_vectors(folder)
         for dataset, spec in datasets.items():
-            if spec["kind"] == "analogy":
-                found = analogy_accuracy(loaded, Path(spec["path"]))
+            if spec["kind"] in ANALOGY_LAYOUTS:
+                found = analogy_accuracy(loaded, Path(spec["path"]),
+                                         layout=ANALOGY_LAYOUTS[spec["kind"]])
                 value, n = found["accuracy"], found["covered"]
             else:
-                found = similarity_scores(loaded, Path(spec["path"]))
+                found = similarity_scores(loaded, Path(spec["path"]),
+                                          strip_pos=spec["kind"] == "pairs_pos")
                 value, n = found["spearman"], found["pairs"]
             rows.append(ScoreRow(PAPER, "table6", model, dim, dataset, round(float(value), 3),
                                  int(n)))

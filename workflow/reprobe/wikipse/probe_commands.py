@@ -1,4 +1,5 @@
-"""`reprobe wikipse probe | baselines | table | analyses | similarity`: WIKI-PSE part 2 steps."""
+"""`reprobe wikipse probe | baselines | table | analyses | public | similarity`: WIKI-PSE part 2
+steps (Table 5's in nlp_commands)."""
 
 from __future__ import annotations
 
@@ -192,37 +193,6 @@ def cmd_public(args: argparse.Namespace) -> None:
     write_scores(rows, Path(args.scores))
 
 
-def cmd_nlp(args: argparse.Namespace) -> None:
-    """Table 5's sentence tasks (SentEval's protocol) for ours and the public embeddings."""
-    from reprobe.embeddings.load import load_vectors as load_public
-    from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.senteval import binary_task, mrpc_task, read_binary, read_mrpc
-    from reprobe.wikipse.vectors import load_vectors
-
-    tasks = json.loads(args.tasks)
-    embeddings = {name: load_vectors(Path(path)) for name, path in _named(args.ours).items()}
-    embeddings.update({name: load_public(Path(spec.rsplit(":", 1)[0]), spec.rsplit(":", 1)[1])
-                       for name, spec in _named(args.public or []).items()})
-    rows = []
-    for name, vectors in embeddings.items():
-        for task, files in tasks.items():
-            if task == "MRPC":
-                (train, y_train), (test, y_test) = (read_mrpc(Path(files[s]))
-                                                    for s in ("train", "test"))
-                found = mrpc_task(train, y_train, test, y_test, vectors, seed=args.seed,
-                                  folds=args.folds)
-                n = found["n_test"]
-            else:
-                sentences, labels = read_binary(Path(files["pos"]), Path(files["neg"]))
-                found = binary_task(sentences, labels, vectors, folds=args.folds,
-                                    seed=args.seed)
-                n = found["n"]
-            rows.append(ScoreRow(PAPER, "table5", name, "", task,
-                                 round(float(found["accuracy"]), 1), int(n)))
-            log.info("%s on %s: %.1f%%", name, task, found["accuracy"])
-    write_scores(rows, Path(args.scores))
-
-
 def register_probes(sub: argparse._SubParsersAction,
                     add: Callable[..., argparse.ArgumentParser]) -> None:
     """The part 2 steps."""
@@ -269,18 +239,10 @@ def register_probes(sub: argparse._SubParsersAction,
     _classifier_options(public)
     public.add_argument("--scores", required=True, help="score rows (CSV)")
 
-    nlp = add("nlp", cmd_nlp, sub)
-    nlp.add_argument("--tasks", required=True,
-                     help='JSON {"MR": {"pos": …, "neg": …}, "MRPC": {"train": …, "test": …}}')
-    nlp.add_argument("--ours", nargs="+", required=True, help="ROW=vectors folder")
-    nlp.add_argument("--public", nargs="*", default=None, help="NAME=PATH:FORMAT")
-    nlp.add_argument("--folds", type=int, required=True, help="cross-validation folds")
-    nlp.add_argument("--seed", type=int, required=True, help="seed of the folds")
-    nlp.add_argument("--scores", required=True, help="score rows (CSV)")
-
     similarity = add("similarity", cmd_similarity, sub)
     similarity.add_argument("--datasets", required=True,
-                            help='JSON {name: {"path": …, "kind": "pairs"|"analogy"}}')
+                            help='JSON {name: {"path": …, "kind": KIND}}, KIND one of '
+                                 "pairs, pairs_pos, analogy, msr_analogy")
     similarity.add_argument("--reference", required=True)
     similarity.add_argument("--csv", required=True)
     similarity.add_argument("--md", required=True)

@@ -50,19 +50,40 @@ def lookup_vector(vectors: KeyedVectors, word: str) -> np.ndarray | None:
     return np.mean(np.asarray(found, dtype=np.float64), axis=0)
 
 
-def read_word_pairs(path: Path) -> list[tuple[str, str, float]]:
-    """(word, word, score) of a similarity file: tab- or space-separated, `#` comments."""
+def _fields(line: str) -> list[str]:
+    """A data line's fields: tab-, comma- or space-separated."""
+    text = line.rstrip("\r\n")
+    for separator in ("\t", ","):
+        if separator in text:
+            return [field.strip() for field in text.split(separator)]
+    return text.split()
+
+
+def _without_pos(word: str) -> str:
+    """MEN's lemma form without its part-of-speech suffix: `sun-n` → sun."""
+    return word[:-2] if len(word) > 2 and word[-2] == "-" else word
+
+
+def read_word_pairs(path: Path, strip_pos: bool = False) -> list[tuple[str, str, float]]:
+    """(word, word, score) of a similarity file: tab-, comma- or space-separated, `#` comments
+    and a header line (a score that is no number on line 1) skipped; strip_pos drops MEN's
+    `-n`/`-v`/`-j` suffixes."""
     pairs = []
     with Path(path).open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip() or line.startswith("#"):
                 continue
-            fields = line.rstrip("\r\n").split("\t") if "\t" in line else line.split()
+            fields = _fields(line)
             try:
-                pairs.append((fields[0].strip(), fields[1].strip(), float(fields[2])))
+                left, right, score = fields[0], fields[1], float(fields[2])
             except (IndexError, ValueError):
+                if number == 1 and len(fields) >= 3:
+                    continue
                 raise InputFormatError(path, f"line {number}",
                                        "expected two words and a score") from None
+            if strip_pos:
+                left, right = _without_pos(left), _without_pos(right)
+            pairs.append((left, right, score))
     return pairs
 
 
@@ -72,10 +93,11 @@ def _cosine(left: np.ndarray, right: np.ndarray) -> float:
     return float(left @ right) / norm if norm else 0.0
 
 
-def similarity_scores(vectors: KeyedVectors, pairs_file: Path) -> dict[str, float | int]:
+def similarity_scores(vectors: KeyedVectors, pairs_file: Path, strip_pos: bool = False
+                      ) -> dict[str, float | int]:
     """Spearman correlation between cosines and human scores over the pairs found, with the
     pairs used, the total and the coverage (used / total)."""
-    pairs = read_word_pairs(pairs_file)
+    pairs = read_word_pairs(pairs_file, strip_pos)
     model, human = [], []
     for left, right, score in pairs:
         first, second = lookup_vector(vectors, left), lookup_vector(vectors, right)
@@ -88,20 +110,26 @@ def similarity_scores(vectors: KeyedVectors, pairs_file: Path) -> dict[str, floa
             "total": len(pairs), "coverage": len(model) / len(pairs) if pairs else 0.0}
 
 
-def read_analogies(path: Path) -> list[tuple[str, tuple[str, str, str, str]]]:
-    """(section, (a, b, c, d)) of an analogy file in gensim's format (`: section` headers)."""
+def read_analogies(path: Path, layout: str = "google"
+                   ) -> list[tuple[str, tuple[str, str, str, str]]]:
+    """(section, (a, b, c, d)) of an analogy file: gensim's Google format (`: section` headers,
+    `a b c d` lines) or MSR's (`a b c CATEGORY d` lines, the category as section)."""
     questions, section = [], ""
+    expected = {"google": 4, "msr": 5}[layout]
     with Path(path).open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
-            if line.startswith(":"):
+            if layout == "google" and line.startswith(":"):
                 section = line[1:].strip()
                 continue
-            words = line.lower().split()
-            if len(words) != 4:
-                raise InputFormatError(path, f"line {number}", "expected four words")
-            questions.append((section, (words[0], words[1], words[2], words[3])))
+            words = line.split()
+            if len(words) != expected:
+                raise InputFormatError(path, f"line {number}", f"expected {expected} words")
+            if layout == "msr":
+                section = words.pop(3)
+            a, b, c, d = (word.lower() for word in words)
+            questions.append((section, (a, b, c, d)))
     return questions
 
 
@@ -131,11 +159,11 @@ def _answers(unit: np.ndarray, questions: Sequence[tuple[int, int, int]]) -> np.
     return answers
 
 
-def analogy_accuracy(vectors: KeyedVectors, questions_file: Path, restrict_vocab: int = 30000
-                     ) -> dict[str, object]:
+def analogy_accuracy(vectors: KeyedVectors, questions_file: Path, restrict_vocab: int = 30000,
+                     layout: str = "google") -> dict[str, object]:
     """Accuracy on the analogy questions whose four words are among the plain words of the
     first restrict_vocab keys; counts and accuracy overall and per section."""
-    questions = read_analogies(questions_file)
+    questions = read_analogies(questions_file, layout)
     words = candidate_words(vectors, restrict_vocab)
     index = {w: i for i, w in enumerate(words)}
     covered = [(section, tuple(index[w] for w in quad)) for section, quad in questions

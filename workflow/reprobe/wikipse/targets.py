@@ -87,7 +87,7 @@ class WikiPseTargets:
                         *(f"{TABLES}/table3_{variant}.csv" for variant in self.variants
                           if wikipse["public"]),
                         *([f"{TABLES}/table6.csv"] if wikipse["similarity"] else []),
-                        *([f"{TABLES}/table5.csv"] if wikipse["senteval"]["tasks"] else []),
+                        *([f"{TABLES}/table5.csv"] if self.table5_scores() else []),
                         *(f"{TABLES}/{name}.csv" for name in ANALYSES)]
 
     def source(self, spec: Mapping[str, Any]) -> Read:
@@ -284,21 +284,57 @@ class WikiPseTargets:
 
     def nlp_inputs(self) -> list[str]:
         """What the Table 5 job tracks: the task files, our vectors, the public embeddings."""
-        files = [self.raw_target(spec["source"]) for task in self.wp["senteval"]["tasks"].values()
-                 for spec in task.values()]
+        return self._table5_inputs([spec for task in self.wp["senteval"]["tasks"].values()
+                                    for spec in task.values()])
+
+    def _table5_inputs(self, task_files: list[Mapping[str, Any]]) -> list[str]:
+        """A task's files, our vectors and the public embeddings, once each."""
+        files = [self.raw_target(spec["source"]) for spec in task_files]
         public = [self.raw_target(spec["source"]) for spec in self.wp["public"].values()]
         return list(dict.fromkeys([*files, *self.nlp_ours().values(), *public]))
+
+    def table5_embeddings(self) -> list[str]:
+        """`--ours ROW=FOLDER … --public NAME=PATH:FORMAT …`: Table 5's rows."""
+        public = [f"{name}={self.source(spec).path}:{spec['format']}"
+                  for name, spec in self.wp["public"].items()]
+        return ["--ours", *(f"{k}={v}" for k, v in self.nlp_ours().items()),
+                *(["--public", *public] if public else [])]
 
     def nlp_arguments(self) -> str:
         """`reprobe wikipse nlp` arguments, shell-quoted."""
         tasks = {task: {role: self.source(spec).path for role, spec in files.items()}
                  for task, files in self.wp["senteval"]["tasks"].items()}
-        public = [f"{name}={self.source(spec).path}:{spec['format']}"
-                  for name, spec in self.wp["public"].items()]
         return shlex.join(["--tasks", json.dumps(tasks), "--folds",
-                           str(self.wp["senteval"]["folds"]),
-                           "--ours", *(f"{k}={v}" for k, v in self.nlp_ours().items()),
-                           *(["--public", *public] if public else [])])
+                           str(self.wp["senteval"]["folds"]), *self.table5_embeddings()])
+
+    def table5_scores(self) -> list[str]:
+        """Table 5's score files: the sentence tasks' and MC's, those the config asks for."""
+        return [*([f"{RESULTS}/nlp.csv"] if self.wp["senteval"]["tasks"] else []),
+                *([f"{RESULTS}/mc.csv"] if self.wp.get("mention_typing") else [])]
+
+    def mc_inputs(self) -> list[str]:
+        """What the MC job tracks: the FIGER splits, our vectors, the public embeddings (none
+        when MC is not configured)."""
+        if not self.wp.get("mention_typing"):
+            return []
+        return self._table5_inputs(list(self.wp["mention_typing"]["files"].values()))
+
+    def mc_arguments(self) -> str:
+        """`reprobe wikipse mc` arguments, shell-quoted (empty when MC is not configured)."""
+        typing = self.wp.get("mention_typing")
+        if not typing:
+            return ""
+        splits = [f"--{split}={self.source(typing['files'][split]).path}"
+                  for split in ("train", "dev", "test")]
+        return shlex.join([*splits, "--context", str(typing["context"]),
+                           *(["--lowercase"] if typing["lowercase"] else []),
+                           "--settings", json.dumps(typing["typer"], sort_keys=True),
+                           *self.table5_embeddings()])
+
+    def mc_gpus(self) -> int:
+        """GPUs the MC job asks the cluster for: one when the typer trains on `cuda`."""
+        typing = self.wp.get("mention_typing") or {}
+        return int(str((typing.get("typer") or {}).get("device", "cpu")).startswith("cuda"))
 
     def analysis_outputs(self) -> list[str]:
         """Figures 3-6 (CSV and PNG each) and Table 7 (CSV and Markdown)."""

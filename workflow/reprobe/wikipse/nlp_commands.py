@@ -1,0 +1,103 @@
+"""`reprobe wikipse nlp | mc`: Table 5's NLP tasks, sentence tasks and mention classification."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("reprobe.wikipse")
+PAPER = "wikipse"
+
+
+def _named(items: list[str]) -> dict[str, str]:
+    """NAME=VALUE arguments as a mapping, in order."""
+    return dict(item.split("=", 1) for item in items)
+
+
+def _embeddings(ours: list[str], public: list[str] | None) -> dict[str, Any]:
+    """Table 5's rows: our vectors folders (ROW=FOLDER), then public files (NAME=PATH:FORMAT)."""
+    from reprobe.embeddings.load import load_vectors as load_public
+    from reprobe.wikipse.vectors import load_vectors
+
+    embeddings = {name: load_vectors(Path(path)) for name, path in _named(ours).items()}
+    embeddings.update({name: load_public(Path(spec.rsplit(":", 1)[0]), spec.rsplit(":", 1)[1])
+                       for name, spec in _named(public or []).items()})
+    return embeddings
+
+
+def cmd_nlp(args: argparse.Namespace) -> None:
+    """Table 5's sentence tasks (SentEval's protocol) for ours and the public embeddings."""
+    from reprobe.scores import ScoreRow, write_scores
+    from reprobe.wikipse.senteval import binary_task, mrpc_task, read_binary, read_mrpc
+
+    tasks = json.loads(args.tasks)
+    rows = []
+    for name, vectors in _embeddings(args.ours, args.public).items():
+        for task, files in tasks.items():
+            if task == "MRPC":
+                (train, y_train), (test, y_test) = (read_mrpc(Path(files[s]))
+                                                    for s in ("train", "test"))
+                found = mrpc_task(train, y_train, test, y_test, vectors, seed=args.seed,
+                                  folds=args.folds)
+                n = found["n_test"]
+            else:
+                sentences, labels = read_binary(Path(files["pos"]), Path(files["neg"]))
+                found = binary_task(sentences, labels, vectors, folds=args.folds,
+                                    seed=args.seed)
+                n = found["n"]
+            rows.append(ScoreRow(PAPER, "table5", name, "", task,
+                                 round(float(found["accuracy"]), 1), int(n)))
+            log.info("%s on %s: %.1f%%", name, task, found["accuracy"])
+    write_scores(rows, Path(args.scores))
+
+
+def cmd_mc(args: argparse.Namespace) -> None:
+    """Table 5's MC: FIGER mention classification by the attentive typer, per embedding."""
+    from reprobe.scores import ScoreRow, write_scores
+    from reprobe.wikipse.attentive import TyperSettings
+    from reprobe.wikipse.mention_task import classify_mentions, read_typing_data
+
+    settings = TyperSettings(**json.loads(args.settings))
+    data = read_typing_data({s: Path(getattr(args, s)) for s in ("train", "dev", "test")},
+                            context=args.context, lowercase=args.lowercase)
+    rows = []
+    for name, vectors in _embeddings(args.ours, args.public).items():
+        found = classify_mentions(data, vectors, settings, args.seed)
+        log.info("%s on MC: strict %.1f, loose macro %.1f, loose micro %.1f (%.0f%% of words "
+                 "with a vector)", name, found["strict"], found["loose_macro"],
+                 found["loose_micro"], 100 * found["coverage"])
+        rows.append(ScoreRow(PAPER, "table5", name, "", "MC", round(found["strict"], 1),
+                             int(found["n_test"])))
+    write_scores(rows, Path(args.scores))
+
+
+def _embedding_options(parser: argparse.ArgumentParser) -> None:
+    """Which embeddings a Table 5 step scores."""
+    parser.add_argument("--ours", nargs="+", required=True, help="ROW=vectors folder")
+    parser.add_argument("--public", nargs="*", default=None, help="NAME=PATH:FORMAT")
+    parser.add_argument("--scores", required=True, help="score rows (CSV)")
+
+
+def register_nlp(sub: argparse._SubParsersAction,
+                 add: Callable[..., argparse.ArgumentParser]) -> None:
+    """The Table 5 steps."""
+    nlp = add("nlp", cmd_nlp, sub)
+    nlp.add_argument("--tasks", required=True,
+                     help='JSON {"MR": {"pos": …, "neg": …}, "MRPC": {"train": …, "test": …}}')
+    nlp.add_argument("--folds", type=int, required=True, help="cross-validation folds")
+    nlp.add_argument("--seed", type=int, required=True, help="seed of the folds")
+    _embedding_options(nlp)
+
+    mc = add("mc", cmd_mc, sub)
+    for split in ("train", "dev", "test"):
+        mc.add_argument(f"--{split}", required=True, help=f"NFGEC FIGER {split} file")
+    mc.add_argument("--context", type=int, required=True, help="words each side of a mention")
+    mc.add_argument("--lowercase", action="store_true", help="lowercase the data (the paper)")
+    mc.add_argument("--settings", required=True,
+                    help='JSON of the typer\'s settings {"lstm_dim": 100, "epochs": 5, …}')
+    mc.add_argument("--seed", type=int, required=True, help="seed of weights and batches")
+    _embedding_options(mc)
