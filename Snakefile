@@ -53,6 +53,13 @@ if "wikipse" in config:
     include: "workflow/rules/wikipse.smk"
 
 
+# After the stages: the report's pages gather the tables they list.
+include: "workflow/rules/report.smk"
+
+
+report: "workflow/report/workflow.rst"
+
+
 rule all:
     default_target: True
     input:
@@ -62,3 +69,4 @@ rule all:
         EQUATE_TABLES,
         NUMERSENSE_TABLES,
         WIKIPSE_TABLES,
+        REPORT_PAGES,

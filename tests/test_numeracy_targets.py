@@ -84,3 +84,13 @@ def test_each_table_reads_only_its_scores(targets):
 def test_test_rule_flags_state_the_tie_break_and_ova_rule():
     assert contrastive_test_flags(config()["numeracy"]) == (
         "--tie-break smaller --ova-exclude-equidistant")
+
+
+def test_resources_scale_with_the_dump_and_grow_on_retry():
+    small = NumeracyTargets({**config(), "wikipedia": {"shards": 4}}, {}, str)
+    paper = NumeracyTargets({**config(), "wikipedia": {"shards": 256}}, {}, str)
+    train = small.resources("numeracy_train")
+    assert train["mem_mb"](None, 1) < 4096
+    assert train["mem_mb"](None, 2) == 2 * train["mem_mb"](None, 1)
+    assert paper.resources("numeracy_train")["mem_mb"](None, 1) > 60000
+    assert paper.resources("numeracy_train")["runtime"] > 2000 > train["runtime"]

@@ -171,3 +171,15 @@ def test_the_shipped_configs_give_every_table(name: str) -> None:
     assert {Path(t).name for t in targets.tables} == {
         "filters.csv", "table2_rebuilt.csv", "table2_released.csv", "overlap.csv",
         "table3.csv", "figure3.csv", "figure3.png"}
+
+
+def test_resources_follow_the_largest_model() -> None:
+    from reprobe.numersense.targets import model_units
+
+    tiny = NumerSenseTargets(config(models={"tiny-BERT": {"tiny": {"kind": "bert"}}}), raw_target)
+    assert tiny.resources("numersense_finetune")["mem_mb"](None, 1) == 2048
+    assert model_units({"b": {"hub": "bert-base-uncased"}}) == 1
+    assert model_units({"b": {"hub": "bert-base-uncased"}, "l": {"hub": "roberta-large"}}) == 3
+    large = NumerSenseTargets(config(models={"RoBERTa-Large": {"hub": "roberta-large"}}),
+                              raw_target)
+    assert large.resources("numersense_finetune")["mem_mb"](None, 1) >= 16000

@@ -189,3 +189,16 @@ def test_mc_reads_the_three_splits_and_asks_for_a_gpu_on_cuda() -> None:
     assert arguments[arguments.index("--ours") + 1] == f"word={MODELS}/sskip-word-16"
     loaded["wikipse"]["mention_typing"]["typer"]["device"] = "cpu"
     assert WikiPseTargets(loaded, raw_target, ["0000"]).mc_gpus() == 0
+
+
+def test_resources_scale_with_shards_and_dimensions() -> None:
+    small = WikiPseTargets(part2_config(), raw_target, ["0000"] * 4)
+    paper_config = part2_config()
+    paper_config["wikipse"]["embeddings"]["dims"] = [100, 400]
+    paper = WikiPseTargets(paper_config, raw_target, ["0000"] * 256)
+    assert small.resources("wikipse_embed")["mem_mb"](None, 1) < 2048
+    assert paper.resources("wikipse_embed")["mem_mb"](None, 1) > 40000
+    assert paper.resources("wikipse_typing")["mem_mb"](None, 1) < paper.resources(
+        "wikipse_embed")["mem_mb"](None, 1)
+    assert small.resources("wikipse_mc")["mem_mb"](None, 2) == 2 * small.resources(
+        "wikipse_mc")["mem_mb"](None, 1)

@@ -14,6 +14,7 @@ from reprobe.equate import commands as equate_commands
 from reprobe.errors import ReprobeError
 from reprobe.numeracy import commands as numeracy_commands
 from reprobe.numersense import commands as numersense_commands
+from reprobe.report import commands as report_commands
 from reprobe.sources import commands as sources_commands
 from reprobe.wikipedia import commands as wikipedia_commands
 from reprobe.wikipse import commands as wikipse_commands
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     equate_commands.register(commands, add)
     numersense_commands.register(commands, add)
     wikipse_commands.register(commands, add)
+    report_commands.register(commands, add)
 
     table = commands.add_parser("table", help="write a results table")
     tables = table.add_subparsers(dest="table_command", required=True)

@@ -17,6 +17,8 @@ rule fetch_source:
     wildcard_constraints:
         source="|".join(SOURCES) or "no-sources",
         filename=r"(?!extracted$)[^/]+",
+    # A dropped connection or a busy server: try again (the fetch itself resumes and backs off).
+    retries: 2
     conda:
         ENVS / "core.yaml"
     threads: 1

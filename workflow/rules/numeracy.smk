@@ -86,13 +86,14 @@ rule numeracy_train:
         f"{NUM_MODELS}/trained/{{model}}.txt",
     log:
         "logs/numeracy_train/{model}.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numeracy.yaml"
     # From the config, not the profile: more than one gensim worker is not reproducible.
     threads: NUMERACY["retrain"]["workers"]
     resources:
-        mem_mb=8000,
-        runtime=720,
+        **NUM.resources("numeracy_train"),
         # A cluster job asks for as many CPUs as training threads.
         cpus_per_task=lambda wildcards, threads: threads,
     params:
@@ -125,8 +126,7 @@ rule numeracy_vectors:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=16000,
-        runtime=120,
+        **NUM.resources("numeracy_vectors"),
     params:
         file=NUM.vectors_file,
         format=NUM.vectors_format,
@@ -143,12 +143,13 @@ rule numeracy_numerals:
         scores=f"{NUM_RESULTS}/scores/table1/{{model}}.csv",
     log:
         "logs/numeracy_numerals/{model}.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=4000,
-        runtime=60,
+        **NUM.resources("numeracy_numerals"),
     shell:
         "python -m reprobe numeracy numerals --vectors {input} --model {wildcards.model} "
         "--output {output.numerals} --scores {output.scores} 2> {log}"
@@ -164,12 +165,13 @@ rule numeracy_shared_tests:
     wildcard_constraints:
         role="retrained|off_the_shelf",
         kind="mag|num",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=4000,
-        runtime=60,
+        **NUM.resources("numeracy_shared_tests"),
     params:
         rules=NUM.test_flags,
     shell:
@@ -206,12 +208,13 @@ rule numeracy_probe:
         f"{NUM_RESULTS}/scores/probes/{{model}}.csv",
     log:
         "logs/numeracy_probe/{model}.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=120,
+        **NUM.resources("numeracy_probe"),
     params:
         role=NUM.role,
         seed=config["seed"],
@@ -231,12 +234,13 @@ rule numeracy_random:
         "logs/numeracy_random/{role}.log",
     wildcard_constraints:
         role="retrained|off_the_shelf",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=120,
+        **NUM.resources("numeracy_random"),
     params:
         num=NUM.random_num_option,
         name=NUM.random_row,
@@ -257,12 +261,13 @@ rule numeracy_knn:
         f"{NUM_RESULTS}/scores/knn.csv",
     log:
         "logs/numeracy_knn.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=16000,
-        runtime=120,
+        **NUM.resources("numeracy_knn"),
     params:
         models=NUM.models,
         k=NUMERACY["knn"]["k"],
@@ -283,12 +288,13 @@ rule numeracy_pmi:
         f"{NUM_RESULTS}/scores/pmi.csv",
     log:
         "logs/numeracy_pmi.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=240,
+        **NUM.resources("numeracy_pmi"),
     params:
         sample=NUMERACY["pmi"]["sentences"],
         lambdas=NUMERACY["pmi"]["lambdas"],

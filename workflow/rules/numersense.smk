@@ -158,12 +158,13 @@ rule numersense_finetune:
         "logs/numersense_finetune/{ns_model}.log",
     wildcard_constraints:
         ns_model="|".join(re.escape(m) for m in NS.finetuned) or "no-finetuned-models",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=16000,
-        runtime=720,
+        **NS.resources("numersense_finetune"),
         gpu=NS.gpus,
     params:
         base=NS.base_model,
@@ -184,12 +185,13 @@ rule numersense_probe:
         "logs/numersense_probe/{ns_model}.log",
     wildcard_constraints:
         ns_model="|".join(re.escape(m) for m in NS.rows),
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numersense.yaml"
     threads: 2
     resources:
-        mem_mb=8000,
-        runtime=240,
+        **NS.resources("numersense_probe"),
         gpu=NS.gpus,
     params:
         tasks=NS.probe_arguments,
@@ -234,12 +236,13 @@ rule numersense_templates:
         "logs/numersense_templates/{ns_model}.log",
     wildcard_constraints:
         ns_model="|".join(re.escape(m) for m in NS.template_rows) or "no-template-rows",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "numersense.yaml"
     threads: 2
     resources:
-        mem_mb=8000,
-        runtime=60,
+        **NS.resources("numersense_templates"),
         gpu=NS.gpus,
     params:
         row=NS.template_arguments,

@@ -1,4 +1,6 @@
 # Wikipedia: plan shards, read each shard (one job each), gather.
+from reprobe.resources import wikipedia_resources
+
 WIKI = config["wikipedia"]
 WIKI_DIR = "data/processed/wikipedia"
 WIKI_SHARDS = [f"{k:04d}" for k in range(WIKI["shards"])]
@@ -46,8 +48,7 @@ rule wikipedia_shard:
         ENVS / "wikipedia.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=240,
+        **wikipedia_resources(WIKI, "wikipedia_shard"),
     params:
         shard=lambda wildcards: int(wildcards.shard),
         folder=lambda wildcards, output: Path(output.stats).parent,
@@ -70,12 +71,13 @@ rule wikipedia_gather:
         stats=f"{WIKI_DIR}/stats.json",
     log:
         "logs/wikipedia_gather.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "wikipedia.yaml"
     threads: 1
     resources:
-        mem_mb=4096,
-        runtime=240,
+        **wikipedia_resources(WIKI, "wikipedia_gather"),
     params:
         folders=[f"{WIKI_DIR}/shards/{shard}" for shard in WIKI_SHARDS],
         output_dir=lambda wildcards, output: Path(output.stats).parent,

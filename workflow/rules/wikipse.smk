@@ -35,8 +35,7 @@ rule wikipse_freebase:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=1440,
+        **WP.resources("wikipse_freebase"),
     params:
         files=WP.freebase_arguments(),
     shell:
@@ -60,8 +59,7 @@ rule wikipse_typing:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=16000,
-        runtime=120,
+        **WP.resources("wikipse_typing"),
     params:
         files=WP.typing_arguments(),
     shell:
@@ -87,12 +85,13 @@ rule wikipse_corpus_shard:
         "logs/wikipse_corpus_shard/{shard}.log",
     wildcard_constraints:
         shard=r"\d{4}",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=4096,
-        runtime=120,
+        **WP.resources("wikipse_corpus_shard"),
     params:
         folder=lambda wildcards, output: Path(output.stats).parent,
         classes=WP.class_order_option(),
@@ -117,12 +116,13 @@ rule wikipse_corpus:
         stats=f"{WP_DATA}/corpus/stats.json",
     log:
         "logs/wikipse_corpus.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=16000,
-        runtime=240,
+        **WP.resources("wikipse_corpus"),
     params:
         folder=lambda wildcards, output: Path(output.stats).parent,
         shards=lambda wildcards, input: [Path(f).parent for f in input.stats],
@@ -145,12 +145,13 @@ rule wikipse_dataset:
         md=f"{WP_TABLES}/stats.md",
     log:
         "logs/wikipse_dataset.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=60,
+        **WP.resources("wikipse_dataset"),
     params:
         corpus=lambda wildcards, input: Path(input.corpus).parent,
         folder=lambda wildcards, output: Path(output.card).parent,
@@ -191,12 +192,13 @@ rule wikipse_embed:
         directory(f"{WP_MODELS}/{{wp_model}}-{{wp_corpus}}-{{wp_dim}}"),
     log:
         "logs/wikipse_embed/{wp_model}-{wp_corpus}-{wp_dim}.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "wikipse.yaml"
     threads: WP.workers()
     resources:
-        mem_mb=16000,
-        runtime=2880,
+        **WP.resources("wikipse_embed"),
     params:
         settings=WP.embedding_arguments,
         seed=config["seed"],
@@ -214,12 +216,13 @@ rule wikipse_aggregate:
         wght=directory(f"{WP_MODELS}/{{wp_model}}-wght-{{wp_dim}}"),
     log:
         "logs/wikipse_aggregate/{wp_model}-{wp_dim}.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=60,
+        **WP.resources("wikipse_aggregate"),
     shell:
         "python -m reprobe wikipse aggregate --words {input.words} "
         "--sense-vectors {input.senses} --unif {output.unif} --wght {output.wght} 2> {log}"
@@ -237,12 +240,13 @@ rule wikipse_probe:
         predictions=f"{WP_RESULTS}/probes/{{wp_variant}}/{{wp_model}}-{{wp_kind}}-{{wp_dim}}.npz",
     log:
         "logs/wikipse_probe/{wp_variant}/{wp_model}-{wp_kind}-{wp_dim}.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "wikipse.yaml"
     threads: WP.probe_threads()
     resources:
-        mem_mb=16000,
-        runtime=240,
+        **WP.resources("wikipse_probe"),
     params:
         splits=WP.split_arguments,
         settings=WP.probe_arguments,
@@ -308,8 +312,7 @@ rule wikipse_public:
         ENVS / "wikipse.yaml"
     threads: WP.probe_threads()
     resources:
-        mem_mb=32000,
-        runtime=240,
+        **WP.resources("wikipse_public"),
     params:
         arguments=WP.public_arguments,
         seed=config["seed"],
@@ -329,8 +332,7 @@ rule wikipse_nlp:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=16000,
-        runtime=240,
+        **WP.resources("wikipse_nlp"),
     params:
         arguments=WP.nlp_arguments(),
         seed=config["seed"],
@@ -350,8 +352,7 @@ rule wikipse_mc:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=16000,
-        runtime=720,
+        **WP.resources("wikipse_mc"),
         gpu=WP.mc_gpus(),
     params:
         arguments=WP.mc_arguments(),
@@ -395,8 +396,7 @@ rule wikipse_similarity:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=60,
+        **WP.resources("wikipse_similarity"),
     params:
         arguments=WP.similarity_arguments(),
     shell:
@@ -413,12 +413,13 @@ rule wikipse_analyses:
         WP.analysis_outputs(),
     log:
         "logs/wikipse_analyses.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=16000,
-        runtime=60,
+        **WP.resources("wikipse_analyses"),
     params:
         predictions=WP.analysis_arguments(),
         out=lambda wildcards, output: Path(output[0]).parent,

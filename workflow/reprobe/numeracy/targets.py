@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from reprobe.resources import Scale, job_resources
+
 # Family key in the config → the name the paper's tables use.
 FAMILY_NAMES = {"glove": "GloVe", "fasttext": "FastText", "word2vec": "Word2Vec"}
 CORPORA = ("Num", "All")
@@ -19,6 +21,16 @@ RESULTS = "results/numeracy"
 RETRAINED_ROLE, OFF_THE_SHELF_ROLE = "retrained", "off_the_shelf"
 # The random-embedding rows: "random" in Table 4 (retrained), "Random" in Tables 2 and 7.
 RANDOM_ROW = {RETRAINED_ROLE: "random", OFF_THE_SHELF_ROLE: "Random"}
+# Memory (MB) and run time (minutes) per shard of the dump the corpora come from: at the paper's
+# 256 shards (a 56M-sentence corpus, 300d vectors) these come to what the jobs need there.
+SCALES = {"numeracy_train": Scale(1024, 246, 60, 11),
+          "numeracy_vectors": Scale(1024, 90, 30, 0.8),
+          "numeracy_numerals": Scale(1024, 12, 30, 0.2),
+          "numeracy_shared_tests": Scale(1024, 12, 30, 0.2),
+          "numeracy_probe": Scale(1024, 58, 30, 0.8),
+          "numeracy_random": Scale(1024, 27, 30, 0.8),
+          "numeracy_knn": Scale(1024, 121, 30, 0.8),
+          "numeracy_pmi": Scale(1024, 58, 30, 1.8)}
 
 
 def retrained_models(families: list[str]) -> dict[str, tuple[str, str]]:
@@ -59,6 +71,8 @@ class NumeracyTargets:
                  raw_target: Callable[[str], str]) -> None:
         numeracy = config["numeracy"]
         self.numeracy = numeracy
+        # The corpora come from the dump: its shard count stands for their size (resources).
+        self.shards = int(config.get("wikipedia", {}).get("shards", 1))
         self.retrained = retrained_models(numeracy["retrain"]["families"])
         self.off_the_shelf: Mapping[str, Any] = numeracy["off_the_shelf"]
         self.models = [*self.off_the_shelf, *self.retrained]
@@ -180,3 +194,7 @@ class NumeracyTargets:
         if n == 5:
             return [f"{RESULTS}/scores/pmi.csv"]
         return [f"{RESULTS}/scores/knn.csv"]
+
+    def resources(self, rule: str) -> dict[str, Any]:
+        """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the dump's shards."""
+        return job_resources(SCALES[rule], self.shards)

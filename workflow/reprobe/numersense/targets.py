@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from reprobe.errors import ConfigError
+from reprobe.resources import Scale, job_resources
 
 DATA = "data/processed/numersense"
 MODELS = "data/models/numersense"
@@ -86,6 +87,20 @@ def evaluation_sets(released: Mapping[str, Any]) -> dict[str, list[str]]:
 def inside(path: str, member: str | None) -> str:
     """The member inside an extracted folder, or the path itself when there is none."""
     return f"{path}/{member}" if member else path
+
+
+# Memory (MB) and run time (minutes) per unit of model size: 0 for the tiny models built here
+# (a local folder), 1 for a base-size hub model, 3 for a large one (BERT/RoBERTa-large).
+SCALES = {"numersense_finetune": Scale(2048, 4700, 60, 220),
+          "numersense_probe": Scale(2048, 2000, 30, 70),
+          "numersense_templates": Scale(2048, 2000, 30, 10)}
+
+
+def model_units(models: Mapping[str, Mapping[str, Any]]) -> int:
+    """The largest configured model's size unit: 0 local, 1 base-size hub model, 3 large."""
+    units = [0 if "hub" not in spec else 3 if "large" in str(spec["hub"]).lower() else 1
+             for spec in models.values()]
+    return max(units, default=0)
 
 
 class Read(NamedTuple):
@@ -362,3 +377,7 @@ class NumerSenseTargets:
         """The released test sets with the builder's labels, one per released core/all file."""
         return [f"{DATA}/released/test.{name}.labelled.tsv"
                 for name in TEST_SETS if name in self.released]
+
+    def resources(self, rule: str) -> dict[str, Any]:
+        """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the largest model."""
+        return job_resources(SCALES[rule], model_units(self.ns["models"]))

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from reprobe.errors import ConfigError
+from reprobe.resources import Scale, job_resources
 
 DATA = "data/processed/wikipse"
 MODELS = "data/models/wikipse"
@@ -25,6 +26,23 @@ PROBED = {"word": "word", "wght": "wghtΣ", "unif": "unifΣ"}
 MODEL_NAMES = {"skip": "SKIP", "sskip": "SSKIP"}
 ANALYSES = ("figure3a", "figure3b", "figure4", "figure5a", "figure5b", "figure6", "table7")
 SHARD_FILES = ("word.txt", "sclass.txt", "mentions.parquet", "tokens.parquet", "stats.json")
+# Memory (MB) and run time (minutes) per unit of configured data: a unit is one shard of the
+# dump, times the largest dimension / 100 for the rules that hold embeddings. At the paper's 256
+# shards and 400d these come to what the jobs need on the full English Wikipedia.
+SCALES = {"wikipse_freebase": Scale(1024, 27, 60, 5.4),
+          "wikipse_typing": Scale(1024, 58, 30, 0.9),
+          "wikipse_corpus_shard": Scale(1024, 12, 30, 0.9),
+          "wikipse_corpus": Scale(1024, 58, 30, 1.8),
+          "wikipse_dataset": Scale(1024, 27, 30, 0.9),
+          "wikipse_embed": Scale(1024, 40, 60, 2.8),
+          "wikipse_aggregate": Scale(1024, 7, 30, 0.2),
+          "wikipse_probe": Scale(1024, 15, 30, 0.2),
+          "wikipse_public": Scale(1024, 121, 30, 0.9),
+          "wikipse_nlp": Scale(1024, 58, 30, 0.9),
+          "wikipse_mc": Scale(1024, 58, 60, 2.6),
+          "wikipse_similarity": Scale(1024, 27, 30, 0.2),
+          "wikipse_analyses": Scale(1024, 58, 30, 0.2)}
+EMBEDDING_RULES = ("wikipse_embed", "wikipse_aggregate", "wikipse_probe")
 
 
 class Read(NamedTuple):
@@ -306,6 +324,13 @@ class WikiPseTargets:
                  for task, files in self.wp["senteval"]["tasks"].items()}
         return shlex.join(["--tasks", json.dumps(tasks), "--folds",
                            str(self.wp["senteval"]["folds"]), *self.table5_embeddings()])
+
+    def resources(self, rule: str) -> dict[str, Any]:
+        """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the configured data."""
+        units = len(self.shards)
+        if rule in EMBEDDING_RULES:
+            units *= max(self.wp["embeddings"]["dims"]) / 100
+        return job_resources(SCALES[rule], units)
 
     def table5_scores(self) -> list[str]:
         """Table 5's score files: the sentence tasks' and MC's, those the config asks for."""

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The default workflow through a real one-node SLURM (tests/cluster/slurm.sh), checked against
+# a local run of the same workflow:
+#   1. a local run (`snakemake all --cores N`), timed;
+#   2. the same run through profiles/slurm-ci, timed: results/tables/** must equal the local
+#      run's byte for byte, in at most REPROBE_CLUSTER_MAX_RATIO (2) × the local time;
+#   3. a bad input arrives (one FIGER line): the run must fail, naming the failed rule and
+#      showing its log with the file and line;
+#   4. the input fixed, a rerun: it must finish the rest without redoing finished jobs (every
+#      output that existed keeps its modification time).
+# Called from .ci/run after the main suite; runnable by hand as root:  tests/cluster/run.sh
+# Where SLURM cannot be brought up (no root, no apt) it prints SKIP and the reason, exit 0.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=${REPROBE_CLUSTER_WORK:-/tmp/reprobe-cluster}
+MAX_RATIO=${REPROBE_CLUSTER_MAX_RATIO:-2}
+CORES=$(nproc)
+cd "$REPO"
+
+say() { echo "[cluster] $*"; }
+fail() { echo "[cluster] FAILED: $*" >&2; exit 1; }
+
+status=0
+bash tests/cluster/slurm.sh up || status=$?
+if [[ $status -eq 3 ]]; then
+    say "SKIP: SLURM could not be brought up on this machine (reason above); nothing was tested"
+    exit 0
+elif [[ $status -ne 0 ]]; then
+    fail "tests/cluster/slurm.sh up exited $status"
+fi
+trap 'bash "$REPO/tests/cluster/slurm.sh" down' EXIT
+
+rm -rf "$WORK" && mkdir -p "$WORK/local" "$WORK/slurm" "$WORK/inputs"
+
+# 1. Local run.
+started=$(date +%s)
+python -m snakemake all --cores "$CORES" -s Snakefile -d "$WORK/local" \
+    --configfile config/config.yaml >"$WORK/local.log" 2>&1 || { tail -50 "$WORK/local.log"; fail "local run"; }
+local_seconds=$(( $(date +%s) - started ))
+say "local run: ${local_seconds}s"
+
+# 2. The same run through SLURM, timed, compared with the local run.
+started=$(date +%s)
+python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
+    --configfile config/config.yaml >"$WORK/slurm.log" 2>&1 || { tail -80 "$WORK/slurm.log"; fail "cluster run"; }
+slurm_seconds=$(( $(date +%s) - started ))
+diff -r "$WORK/local/results/tables" "$WORK/slurm/results/tables" >"$WORK/diff.txt" \
+    || { head -40 "$WORK/diff.txt"; fail "results/tables differ between the local and the cluster run"; }
+ratio=$(python -c "print(round($slurm_seconds / $local_seconds, 2))")
+say "results/tables/** equal byte for byte; SLURM ${slurm_seconds}s vs local ${local_seconds}s (ratio $ratio)"
+
+# 3. A bad input arrives (a FIGER line whose mention lies outside its sentence): the run must
+#    fail, name the failed rule and show its log (file and line), the rest being done already.
+broken="$WORK/inputs/figer_test.txt"
+good="$REPO/data/samples/wikipse/figer/test.txt"
+{ cat "$good"; printf '7\t9\ttoo short\t/person\tHEAD_x\n'; } >"$broken"
+bad_line=$(wc -l <"$broken")
+python - "$broken" "$WORK/config.yaml" <<'PYTHON'
+import sys, yaml
+config = yaml.safe_load(open("config/config.yaml", encoding="utf-8"))
+config["sources"]["wikipse_figer_test_sample"]["path"] = sys.argv[1]
+yaml.safe_dump(config, open(sys.argv[2], "w", encoding="utf-8"), allow_unicode=True, sort_keys=False)
+PYTHON
+if python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
+    --configfile "$WORK/config.yaml" >"$WORK/slurm-broken.log" 2>&1; then
+    fail "the cluster run with a broken input succeeded"
+fi
+grep -q "Error in rule wikipse_mc" "$WORK/slurm-broken.log" || { tail -80 "$WORK/slurm-broken.log"; fail "the failed rule is not named"; }
+grep -q "figer_test.txt.*line $bad_line" "$WORK/slurm-broken.log" || { tail -80 "$WORK/slurm-broken.log"; fail "the failed rule's log (file and line) is not shown"; }
+say "the run with a bad input failed, naming wikipse_mc and showing its log (line $bad_line)"
+
+# 4. Fix the input, rerun: it finishes the rest, and nothing that was finished is redone.
+find "$WORK/slurm/results" "$WORK/slurm/data" -type f -printf '%p %T@\n' | sort >"$WORK/before.txt"
+cp "$good" "$broken"
+started=$(date +%s)
+python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
+    --configfile "$WORK/config.yaml" >"$WORK/slurm-rerun.log" 2>&1 || { tail -80 "$WORK/slurm-rerun.log"; fail "the rerun after the fix"; }
+rerun_seconds=$(( $(date +%s) - started ))
+changed=$(python - "$WORK/before.txt" <<'PYTHON'
+import os, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    path, mtime = line.rsplit(" ", 1)
+    # The fixed input itself is fetched again; everything else that existed stays as it was.
+    if "wikipse_figer_test_sample" not in path and os.path.getmtime(path) != float(mtime):
+        print(path)
+PYTHON
+)
+[[ -z $changed ]] || fail "the rerun redid finished outputs: $changed"
+cmp -s "$WORK/local/results/tables/wikipse/table5.csv" "$WORK/slurm/results/tables/wikipse/table5.csv" \
+    || fail "Table 5 after the fix differs from the local run's"
+say "rerun after the fix: ${rerun_seconds}s, no finished output redone, Table 5 as the local run's"
+
+python -c "import sys; sys.exit($slurm_seconds > $MAX_RATIO * $local_seconds)" \
+    || fail "the cluster run took $ratio × the local run (at most $MAX_RATIO)"
+say "PASSED"

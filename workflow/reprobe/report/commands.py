@@ -1,0 +1,63 @@
+"""`reprobe report page`: write one paper's page of the offline report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from reprobe.errors import ConfigError
+
+log = logging.getLogger("reprobe.report")
+
+
+def json_object(text: str, option: str) -> dict[str, Any]:
+    """A JSON object given on the command line, naming the option when it is not one."""
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise ConfigError(f"{option}: not JSON ({error})") from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{option}: expected a JSON object")
+    return value
+
+
+def cmd_page(args: argparse.Namespace) -> None:
+    """Write a paper's page: its tables beside the paper's numbers, figures, cards, sources,
+    config; and a JSON summary of what is within tolerance."""
+    from reprobe.report.page import write_paper_page
+    from reprobe.report.provenance import find_cards
+
+    if args.tolerance < 0:
+        raise ConfigError(f"--tolerance: {args.tolerance} is negative")
+    summary = write_paper_page(
+        Path(args.output), Path(args.summary), args.title, [Path(t) for t in args.tables],
+        find_cards(Path(args.cards_under)), json_object(args.sources_json, "--sources-json"),
+        json_object(args.config_json, "--config-json"), args.tolerance)
+    counts = summary["counts"]
+    log.info("%s: %d tables, %d of %d numbers within %s of the paper", args.output,
+             len(summary["tables"]), counts["within"], counts["compared"],
+             summary["tolerance_text"])
+
+
+def register(commands: argparse._SubParsersAction,
+             add: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add the `report` command group to the CLI."""
+    group = commands.add_parser("report", help="the offline report of every table")
+    sub = group.add_subparsers(dest="report_command", required=True, metavar="STEP")
+    page = add("page", cmd_page, sub)
+    page.add_argument("tables", nargs="+", help="the paper's table files (.csv, .md, .png); "
+                      "a sibling .md or .png of a listed .csv is read too")
+    page.add_argument("--title", required=True, help="the paper's name, the page's heading")
+    page.add_argument("--tolerance", type=float, required=True,
+                      help="mark a number when |ours − paper| > tolerance × |paper|")
+    page.add_argument("--cards-under", required=True,
+                      help="folder whose card.json and *.card.json files are shown")
+    page.add_argument("--config-json", required=True, help="the config sections to show")
+    page.add_argument("--sources-json", required=True,
+                      help="the paper's sources: name -> spec with the fetched `file`")
+    page.add_argument("--output", required=True, help="the page (.html)")
+    page.add_argument("--summary", required=True, help="the tally of each table (.json)")

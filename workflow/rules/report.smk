@@ -1,0 +1,42 @@
+# The offline report: one self-contained page per paper (every table beside the paper's numbers,
+# figures, dataset cards, sources, config), gathered by `snakemake --report results/report.html`.
+
+
+from reprobe.report.targets import PAGES as REPORT_DIR, ReportTargets
+
+# Every input, parameter and label of these rules: reprobe/report/targets.py.
+RP = ReportTargets(
+    config,
+    [*TABLES, *NUMERACY_TABLES, *EQUATE_TABLES, *NUMERSENSE_TABLES, *WIKIPSE_TABLES],
+)
+REPORT_PAGES = RP.pages
+
+
+rule report_page:
+    input:
+        RP.table_files,
+    output:
+        page=report(
+            f"{REPORT_DIR}/{{paper}}.html",
+            caption="../report/paper.rst",
+            category=RP.category,
+            labels=RP.labels,
+        ),
+        summary=f"{REPORT_DIR}/{{paper}}.json",
+    log:
+        "logs/report_page/{paper}.log",
+    wildcard_constraints:
+        paper="|".join(RP.papers) or "no-papers",
+    # Under a cluster profile: a second's work, not worth a queue wait.
+    localrule: True
+    conda:
+        ENVS / "core.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    params:
+        arguments=RP.arguments,
+    shell:
+        "python -m reprobe report page {params.arguments} --output {output.page} "
+        "--summary {output.summary} {input} 2> {log}"
