@@ -70,3 +70,11 @@ rule all:
         NUMERSENSE_TABLES,
         WIKIPSE_TABLES,
         REPORT_PAGES,
+
+
+# A run that failed ends with the list of its failed jobs and their logs (reprobe.failures):
+# with keep-going the errors themselves may be hundreds of lines up.
+onerror:
+    from reprobe.failures import summarize_log
+
+    print(summarize_log(log), file=sys.stderr)

@@ -16,7 +16,7 @@ PROFILES = REPO / "profiles"
 CI_DIFFERENCES = {"default-resources.slurm_account", "default-resources.slurm_partition",
                   "slurm-no-account", "slurm-status-command", "latency-wait",
                   "slurm-init-seconds-before-status-checks", "groups", "group-components",
-                  "cores", "resources"}
+                  "resources"}
 
 
 def profile(name: str) -> dict:

@@ -31,20 +31,33 @@ elif [[ $status -ne 0 ]]; then
 fi
 trap 'bash "$REPO/tests/cluster/slurm.sh" down' EXIT
 
-rm -rf "$WORK" && mkdir -p "$WORK/local" "$WORK/slurm" "$WORK/inputs"
-
-# 1. Local run.
-started=$(date +%s)
-python -m snakemake all --cores "$CORES" -s Snakefile -d "$WORK/local" \
-    --configfile config/config.yaml >"$WORK/local.log" 2>&1 || { tail -50 "$WORK/local.log"; fail "local run"; }
-local_seconds=$(( $(date +%s) - started ))
-say "local run: ${local_seconds}s"
+# REPROBE_CLUSTER_REUSE_LOCAL=1 (by hand only) keeps the local and cluster runs of an earlier
+# call on the same checkout and repeats the failure and resume steps.
+if [[ ${REPROBE_CLUSTER_REUSE_LOCAL:-0} == 1 && -s "$WORK/local_seconds" ]]; then
+    local_seconds=$(cat "$WORK/local_seconds")
+    say "local run reused: ${local_seconds}s"
+else
+    rm -rf "$WORK" && mkdir -p "$WORK/local" "$WORK/slurm" "$WORK/inputs"
+    # 1. Local run.
+    started=$(date +%s)
+    python -m snakemake all --cores "$CORES" -s Snakefile -d "$WORK/local" \
+        --configfile config/config.yaml >"$WORK/local.log" 2>&1 || { tail -50 "$WORK/local.log"; fail "local run"; }
+    local_seconds=$(( $(date +%s) - started ))
+    echo "$local_seconds" >"$WORK/local_seconds"
+    say "local run: ${local_seconds}s"
+fi
 
 # 2. The same run through SLURM, timed, compared with the local run.
-started=$(date +%s)
-python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
-    --configfile config/config.yaml >"$WORK/slurm.log" 2>&1 || { tail -80 "$WORK/slurm.log"; fail "cluster run"; }
-slurm_seconds=$(( $(date +%s) - started ))
+if [[ ${REPROBE_CLUSTER_REUSE_LOCAL:-0} == 1 && -s "$WORK/slurm_seconds" ]]; then
+    slurm_seconds=$(cat "$WORK/slurm_seconds")
+    say "cluster run reused: ${slurm_seconds}s"
+else
+    started=$(date +%s)
+    python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
+        --configfile config/config.yaml >"$WORK/slurm.log" 2>&1 || { tail -80 "$WORK/slurm.log"; fail "cluster run"; }
+    slurm_seconds=$(( $(date +%s) - started ))
+    echo "$slurm_seconds" >"$WORK/slurm_seconds"
+fi
 diff -r "$WORK/local/results/tables" "$WORK/slurm/results/tables" >"$WORK/diff.txt" \
     || { head -40 "$WORK/diff.txt"; fail "results/tables differ between the local and the cluster run"; }
 ratio=$(python -c "print(round($slurm_seconds / $local_seconds, 2))")
@@ -66,23 +79,33 @@ if python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/sl
     --configfile "$WORK/config.yaml" >"$WORK/slurm-broken.log" 2>&1; then
     fail "the cluster run with a broken input succeeded"
 fi
-grep -q "Error in rule wikipse_mc" "$WORK/slurm-broken.log" || { tail -80 "$WORK/slurm-broken.log"; fail "the failed rule is not named"; }
+grep -q "job(s) failed:" "$WORK/slurm-broken.log" && grep -q "  - wikipse_mc" "$WORK/slurm-broken.log" || { tail -80 "$WORK/slurm-broken.log"; fail "the run does not end with the failed job named"; }
 grep -q "figer_test.txt.*line $bad_line" "$WORK/slurm-broken.log" || { tail -80 "$WORK/slurm-broken.log"; fail "the failed rule's log (file and line) is not shown"; }
 say "the run with a bad input failed, naming wikipse_mc and showing its log (line $bad_line)"
 
 # 4. Fix the input, rerun: it finishes the rest, and nothing that was finished is redone.
+#    What the rerun may (re)write is what the failure left undone: the plan says which jobs.
 find "$WORK/slurm/results" "$WORK/slurm/data" -type f -printf '%p %T@\n' | sort >"$WORK/before.txt"
 cp "$good" "$broken"
+python -m snakemake all -n --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
+    --configfile "$WORK/config.yaml" >"$WORK/plan.txt" 2>&1 || { tail -40 "$WORK/plan.txt"; fail "planning the rerun"; }
+planned=$(awk '/^ *(local)?rule /{print $NF}' "$WORK/plan.txt" | tr -d ':' | sort -u | tr '\n' ' ')
+[[ $planned == "all fetch_source report_page wikipse_mc wikipse_table5 " ]] \
+    || fail "the rerun plans more than what the failure left undone: $planned"
 started=$(date +%s)
 python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
     --configfile "$WORK/config.yaml" >"$WORK/slurm-rerun.log" 2>&1 || { tail -80 "$WORK/slurm-rerun.log"; fail "the rerun after the fix"; }
 rerun_seconds=$(( $(date +%s) - started ))
-changed=$(python - "$WORK/before.txt" <<'PYTHON'
-import os, sys
-for line in open(sys.argv[1], encoding="utf-8"):
+changed=$(python - "$WORK/before.txt" "$WORK/plan.txt" "$WORK/slurm" <<'PYTHON'
+import os, re, sys
+before, plan, root = sys.argv[1:]
+# Outputs of the planned jobs: the fixed input, MC, Table 5 and the report pages.
+planned = {os.path.join(root, path.strip()) for line in open(plan, encoding="utf-8")
+           if line.strip().startswith("output:")
+           for path in line.split(":", 1)[1].split(",")}
+for line in open(before, encoding="utf-8"):
     path, mtime = line.rsplit(" ", 1)
-    # The fixed input itself is fetched again; everything else that existed stays as it was.
-    if "wikipse_figer_test_sample" not in path and os.path.getmtime(path) != float(mtime):
+    if path not in planned and os.path.getmtime(path) != float(mtime):
         print(path)
 PYTHON
 )
