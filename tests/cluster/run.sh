@@ -31,33 +31,20 @@ elif [[ $status -ne 0 ]]; then
 fi
 trap 'bash "$REPO/tests/cluster/slurm.sh" down' EXIT
 
-# REPROBE_CLUSTER_REUSE_LOCAL=1 (by hand only) keeps the local and cluster runs of an earlier
-# call on the same checkout and repeats the failure and resume steps.
-if [[ ${REPROBE_CLUSTER_REUSE_LOCAL:-0} == 1 && -s "$WORK/local_seconds" ]]; then
-    local_seconds=$(cat "$WORK/local_seconds")
-    say "local run reused: ${local_seconds}s"
-else
-    rm -rf "$WORK" && mkdir -p "$WORK/local" "$WORK/slurm" "$WORK/inputs"
-    # 1. Local run.
-    started=$(date +%s)
-    python -m snakemake all --cores "$CORES" -s Snakefile -d "$WORK/local" \
-        --configfile config/config.yaml >"$WORK/local.log" 2>&1 || { tail -50 "$WORK/local.log"; fail "local run"; }
-    local_seconds=$(( $(date +%s) - started ))
-    echo "$local_seconds" >"$WORK/local_seconds"
-    say "local run: ${local_seconds}s"
-fi
+rm -rf "$WORK" && mkdir -p "$WORK/local" "$WORK/slurm" "$WORK/inputs"
+
+# 1. Local run.
+started=$(date +%s)
+python -m snakemake all --cores "$CORES" -s Snakefile -d "$WORK/local" \
+    --configfile config/config.yaml >"$WORK/local.log" 2>&1 || { tail -50 "$WORK/local.log"; fail "local run"; }
+local_seconds=$(( $(date +%s) - started ))
+say "local run: ${local_seconds}s"
 
 # 2. The same run through SLURM, timed, compared with the local run.
-if [[ ${REPROBE_CLUSTER_REUSE_LOCAL:-0} == 1 && -s "$WORK/slurm_seconds" ]]; then
-    slurm_seconds=$(cat "$WORK/slurm_seconds")
-    say "cluster run reused: ${slurm_seconds}s"
-else
-    started=$(date +%s)
-    python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
-        --configfile config/config.yaml >"$WORK/slurm.log" 2>&1 || { tail -80 "$WORK/slurm.log"; fail "cluster run"; }
-    slurm_seconds=$(( $(date +%s) - started ))
-    echo "$slurm_seconds" >"$WORK/slurm_seconds"
-fi
+started=$(date +%s)
+python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
+    --configfile config/config.yaml >"$WORK/slurm.log" 2>&1 || { tail -80 "$WORK/slurm.log"; fail "cluster run"; }
+slurm_seconds=$(( $(date +%s) - started ))
 diff -r "$WORK/local/results/tables" "$WORK/slurm/results/tables" >"$WORK/diff.txt" \
     || { head -40 "$WORK/diff.txt"; fail "results/tables differ between the local and the cluster run"; }
 ratio=$(python -c "print(round($slurm_seconds / $local_seconds, 2))")

@@ -13,20 +13,29 @@ log = logging.getLogger("reprobe.wikipse")
 PAPER = "wikipse"
 
 
-def _named(items: list[str]) -> dict[str, str]:
+def named_arguments(items: list[str]) -> dict[str, str]:
     """NAME=VALUE arguments as a mapping, in order."""
     return dict(item.split("=", 1) for item in items)
 
 
-def _embeddings(ours: list[str], public: list[str] | None) -> dict[str, Any]:
-    """Table 5's rows: our vectors folders (ROW=FOLDER), then public files (NAME=PATH:FORMAT)."""
-    from reprobe.embeddings.load import load_vectors as load_public
+def load_ours(items: list[str]) -> dict[str, Any]:
+    """Our vectors by row, from ROW=FOLDER arguments."""
     from reprobe.wikipse.vectors import load_vectors
 
-    embeddings = {name: load_vectors(Path(path)) for name, path in _named(ours).items()}
-    embeddings.update({name: load_public(Path(spec.rsplit(":", 1)[0]), spec.rsplit(":", 1)[1])
-                       for name, spec in _named(public or []).items()})
-    return embeddings
+    return {name: load_vectors(Path(path)) for name, path in named_arguments(items).items()}
+
+
+def load_public(items: list[str]) -> dict[str, Any]:
+    """Public embeddings by row, from NAME=PATH:FORMAT arguments."""
+    from reprobe.embeddings.load import load_vectors
+
+    return {name: load_vectors(Path(spec.rsplit(":", 1)[0]), spec.rsplit(":", 1)[1])
+            for name, spec in named_arguments(items).items()}
+
+
+def _embeddings(ours: list[str], public: list[str] | None) -> dict[str, Any]:
+    """Table 5's rows: our vectors, then the public embeddings."""
+    return {**load_ours(ours), **load_public(public or [])}
 
 
 def cmd_nlp(args: argparse.Namespace) -> None:

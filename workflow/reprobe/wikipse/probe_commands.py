@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from reprobe.wikipse.nlp_commands import named_arguments
+
 log = logging.getLogger("reprobe.wikipse")
 PAPER = "wikipse"
 TASK_TABLE = {"sclass": "table2", "ambiguity": "table4"}
@@ -125,7 +127,7 @@ def cmd_analyses(args: argparse.Namespace) -> None:
     """Figures 3-6 and Table 7 from the probes' predictions (MLP) of one dimension."""
     from reprobe.wikipse.part2_tables import write_analyses
 
-    predictions = _named(args.predictions)
+    predictions = named_arguments(args.predictions)
     write_analyses({k: Path(v) for k, v in predictions.items()}, Path(args.train),
                    Path(args.test), Path(args.word_vectors), Path(args.output_dir),
                    args.classifier)
@@ -135,21 +137,16 @@ def cmd_similarity(args: argparse.Namespace) -> None:
     """Table 6: word-similarity Spearman and analogy accuracy of word embeddings."""
     from reprobe.wikipse.part2_tables import write_similarity_table
 
-    vectors = _named(args.vectors)
+    vectors = named_arguments(args.vectors)
     datasets = json.loads(args.datasets)
     write_similarity_table({k: Path(v) for k, v in vectors.items()}, datasets,
                            Path(args.reference), Path(args.csv), Path(args.md))
 
 
-def _named(items: list[str]) -> dict[str, str]:
-    """NAME=VALUE arguments as a mapping, in order."""
-    return dict(item.split("=", 1) for item in items)
-
-
 def cmd_public(args: argparse.Namespace) -> None:
     """Table 3: ours and public embeddings on the words every one of them has."""
-    from reprobe.embeddings.load import load_vectors as load_public
     from reprobe.scores import ScoreRow, write_scores
+    from reprobe.wikipse.nlp_commands import load_ours, load_public
     from reprobe.wikipse.probes import (
         class_order,
         features,
@@ -158,12 +155,10 @@ def cmd_public(args: argparse.Namespace) -> None:
         micro_f1,
     )
     from reprobe.wikipse.public import public_features, shared_subset, subset, subset_summary
-    from reprobe.wikipse.vectors import load_vectors
 
     train, test = _split_data(Path(args.train), Path(args.test))
-    public = {name: load_public(Path(spec.rsplit(":", 1)[0]), spec.rsplit(":", 1)[1])
-              for name, spec in _named(args.public).items()}
-    ours = {name: load_vectors(Path(path)) for name, path in _named(args.ours).items()}
+    public = load_public(args.public)
+    ours = load_ours(args.ours)
     # The same words for every row: in both public vocabularies and in each of ours.
     keep = {split: [w for w in shared_subset(data, list(public.values()))
                     if all(w in vectors for vectors in ours.values())]
