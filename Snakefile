@@ -3,12 +3,12 @@
 import sys
 from pathlib import Path
 
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("9.0")
 sys.path.insert(0, str(Path(workflow.basedir) / "workflow"))
 
-from reprobe.config import check_config, check_yaml_syntax  # noqa: E402
+from reprobe.config import check_config, check_yaml_syntax, fill_defaults  # noqa: E402
 
 # A --configfile replaces the embedded default instead of being merged into it (Snakemake's
 # default): merged, the default's sample sources and stand-in models would join the paper's run.
@@ -21,9 +21,9 @@ if not workflow.overwrite_configfiles:
 
 
 # Before any rule runs: one readable line per problem, naming the key (misspelled keys, wrong
-# types, missing sources); then Snakemake's own validation fills in the schema's defaults.
+# types, missing sources); then the schema's defaults fill in what the config leaves out.
 check_config(config)
-validate(config, "workflow/schemas/config.schema.yaml")
+fill_defaults(config)
 
 
 include: "workflow/rules/common.smk"

@@ -15,6 +15,7 @@ from reprobe.config import (
     check_config,
     expand_sources,
     fetch_arguments,
+    fill_defaults,
     load_yaml,
     local_source_path,
     month_range,
@@ -32,6 +33,23 @@ def default_config() -> dict:
 @pytest.mark.parametrize("name", ["config.yaml", "paper.yaml"])
 def test_shipped_configs_are_valid(name):
     check_config(load_yaml(REPO / "config" / name))
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "paper.yaml"])
+def test_defaults_are_filled_as_snakemake_validate_fills_them(name):
+    from snakemake.utils import validate
+
+    ours, snakemakes = load_yaml(REPO / "config" / name), load_yaml(REPO / "config" / name)
+    fill_defaults(ours)
+    validate(snakemakes, str(REPO / "workflow/schemas/config.schema.yaml"))
+    assert ours == snakemakes
+
+
+def test_an_absent_setting_takes_the_schema_default(default_config):
+    default_config["download"] = {"retries": 9}
+    fill_defaults(default_config)
+    assert default_config["download"]["retries"] == 9
+    assert default_config["download"]["backoff"] == 2.0
 
 
 def test_misspelled_key_is_named(default_config):

@@ -11,12 +11,12 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 PROFILES = REPO / "profiles"
 # What profiles/slurm-ci may change: the test cluster has no accounts, one partition `ci`, no
-# accounting database, a local disk, one small node (its caps), and no other node to spread
-# jobs over (so each stage is one group job).
+# accounting database, a local disk, and one small node, so its jobs go in a few group jobs per
+# stage (with the caps of one group job).
 CI_DIFFERENCES = {"default-resources.slurm_account", "default-resources.slurm_partition",
                   "slurm-no-account", "slurm-status-command", "latency-wait",
                   "slurm-init-seconds-before-status-checks", "groups", "group-components",
-                  "resources"}
+                  "cores", "resources", "set-resource-scopes"}
 
 
 def profile(name: str) -> dict:
@@ -72,9 +72,32 @@ def test_resources_are_left_to_the_rules() -> None:
         assert settings["retries"] == 0
 
 
-def test_groups_name_real_rules() -> None:
-    rules = rule_names()
-    for name in ("slurm", "slurm-ci"):
-        groups = profile(name)["groups"]
-        assert set(groups) <= rules, set(groups) - rules
-        assert set(profile(name)["group-components"]) <= set(groups.values())
+def local_rules() -> set[str]:
+    """Rules that run where Snakemake runs (`localrule: True` or a `localrules:` list)."""
+    names = set()
+    for path in (REPO / "workflow/rules").glob("*.smk"):
+        text = path.read_text(encoding="utf-8")
+        for block in re.split(r"^(?=rule |localrules:)", text, flags=re.M):
+            if block.startswith("localrules:"):
+                names |= set(re.findall(r"^    (\w+),", block, flags=re.M))
+            elif re.search(r"^    localrule: True", block, flags=re.M):
+                names.add(re.match(r"rule (\w+):", block).group(1))
+    return names
+
+
+def test_the_ci_groups_name_real_cluster_rules() -> None:
+    groups = profile("slurm-ci")["groups"]
+    assert set(groups) <= rule_names(), set(groups) - rule_names()
+    assert not set(groups) & local_rules(), set(groups) & local_rules()
+    assert set(profile("slurm-ci")["group-components"]) == set(groups.values())
+
+
+def test_tables_downloads_and_report_pages_are_never_queued() -> None:
+    tables = {name for name in rule_names() if "table" in name or "figure" in name}
+    assert tables | {"fetch_source", "extract_source", "report_page"} <= local_rules()
+
+
+def test_the_real_profile_leaves_each_job_its_threads() -> None:
+    # A `cores` cap applies to every job's threads under a cluster executor, not only to groups.
+    settings = profile("slurm")
+    assert "cores" not in settings and "groups" not in settings

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
-from reprobe.config import CHECKOUT, SCHEMA_PATH, schema_errors
+from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
 from reprobe.wikipse.targets import (
     MODELS,
@@ -90,11 +90,9 @@ def test_tables_outputs_and_options() -> None:
 
 @pytest.mark.parametrize("name", ["config.yaml", "paper.yaml"])
 def test_the_shipped_configs_build_their_targets(name: str) -> None:
-    from snakemake.utils import validate
-
     loaded = yaml.safe_load((CHECKOUT / "config" / name).read_text(encoding="utf-8"))
     assert schema_errors(loaded) == []
-    validate(loaded, str(SCHEMA_PATH))
+    fill_defaults(loaded)
     targets = WikiPseTargets(loaded, raw_target, ["0000"])
     names = {Path(t).name for t in targets.tables}
     assert {"stats.csv", "fold.csv", "typing.csv", "released_vs_rebuilt.csv", "table2_rebuilt.csv",

@@ -7,6 +7,7 @@ set -euo pipefail
 
 STATE=${SLURM_CI_STATE:-/tmp/reprobe-slurm}
 CONF=/etc/slurm/slurm.conf  # the plugin's job step drops SLURM_CONF: only this path works
+MARK="# Written by tests/cluster/slurm.sh; its 'down' removes it."
 PACKAGES=(slurmctld slurmd slurm-client munge)
 
 skip() { echo "SKIP: $*" >&2; exit 3; }
@@ -38,6 +39,7 @@ write_config() {
     # Cores only are consumable (CR_Core): with memory consumable too, every job step (srun) of
     # a group job claims the job's whole memory, so a group's jobs would run one after another.
     cat >"$CONF" <<EOF
+$MARK
 ClusterName=reprobe-ci
 SlurmctldHost=$node
 SlurmUser=root
@@ -92,8 +94,12 @@ wait_for_node() {
     return 1
 }
 
+ours() { [[ -f $CONF ]] && head -1 "$CONF" | grep -qxF "$MARK"; }
+
 up() {
     mkdir -p "$STATE"
+    # A machine with its own SLURM: leave it alone.
+    [[ ! -e $CONF ]] || ours || skip "$CONF exists and was not written by this script"
     install_packages
     write_config
     start_munge
@@ -109,6 +115,9 @@ down() {
         kill "$(cat "$pidfile")" 2>/dev/null || true
         rm -f "$pidfile"
     done
+    # Without its controller, a config left behind costs every later Snakemake start 10 s: the
+    # SLURM plugin asks `scontrol show config` while building its command line, and waits.
+    if ours; then rm -f "$CONF"; fi
 }
 
 case ${1:-} in

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import importlib.util
 import string
 from pathlib import Path
@@ -32,13 +33,21 @@ def yaml_error_line(path: Path | str, exc: yaml.YAMLError) -> str:
     return f"{path}:{mark.line + 1}:{mark.column + 1}: not valid YAML: {problem}"
 
 
+# libyaml's parser where PyYAML was built with it: the schema and config are read by every
+# Snakemake process, one per job on a cluster, and the pure-Python parser takes ~0.15 s a file.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_yaml(path: Path) -> dict[str, Any]:
     """Read a YAML config file, naming the file, line and column on a syntax error."""
+    text = Path(path).read_text(encoding="utf-8")
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
-    except yaml.YAMLError as exc:
-        raise ConfigError(yaml_error_line(path, exc)) from exc
+        data = yaml.load(text, Loader=SAFE_LOADER)
+    except yaml.YAMLError:
+        try:  # the pure-Python parser again, for its message: it says what it found instead
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise ConfigError(yaml_error_line(path, exc)) from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of settings at the top level")
     return data
@@ -51,10 +60,15 @@ def check_yaml_syntax(path: Path | str) -> None:
         load_yaml(Path(path))
 
 
+@functools.lru_cache(maxsize=4)
+def load_schema(schema_path: Path = SCHEMA_PATH) -> dict[str, Any]:
+    """The config schema (read once per process; callers must not change it)."""
+    return yaml.load(schema_path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+
+
 def schema_errors(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> list[str]:
     """One readable line per schema violation, each starting with the dotted key it concerns."""
-    schema = yaml.safe_load(schema_path.read_text(encoding="utf-8"))
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = jsonschema.Draft202012Validator(load_schema(schema_path))
     lines = []
     for error in sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path)):
         lines.append(_describe(error))
@@ -85,6 +99,29 @@ def check_config(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> Non
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
     check_references(config)
+
+
+def _set_defaults(validator: Any, properties: dict[str, Any], instance: Any,
+                  schema: dict[str, Any]) -> Any:
+    """jsonschema's `properties` check, after filling in each absent property's default."""
+    if isinstance(instance, dict):
+        for name, subschema in properties.items():
+            if "default" in subschema:
+                instance.setdefault(name, copy.deepcopy(subschema["default"]))
+    yield from PROPERTIES_CHECK(validator, properties, instance, schema)
+
+
+PROPERTIES_CHECK = jsonschema.Draft202012Validator.VALIDATORS["properties"]
+# jsonschema's documented recipe (its FAQ; also what snakemake.utils.validate does), on the
+# schema already read by check_config rather than a second parse of it.
+DEFAULTS_FILLER = jsonschema.validators.extend(jsonschema.Draft202012Validator,
+                                               {"properties": _set_defaults})
+
+
+def fill_defaults(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> None:
+    """Fill the schema's defaults into `config`, in place, where a key is absent."""
+    for _ in DEFAULTS_FILLER(load_schema(schema_path)).iter_errors(config):
+        pass  # check_config has reported any violation; here only the defaults matter
 
 
 def reference_errors(config: dict[str, Any]) -> list[str]:

@@ -1,10 +1,11 @@
 # One generic rule fetches any source into data/raw/<source>/; another unpacks archives.
-# Downloads run on the submitting host under a cluster profile (compute nodes rarely reach
-# the internet).
+# Under a cluster profile both run on the submitting host: compute nodes rarely reach the
+# internet, and unpacking is one pass over a file that just arrived there (no queue wait).
 
 
 localrules:
     fetch_source,
+    extract_source,
 
 
 rule fetch_source:

@@ -358,6 +358,8 @@ rule equate_table6:
         "logs/equate_table6/{variant}_{version}.log",
     wildcard_constraints:
         variant="released|rebuilt",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "equate.yaml"
     threads: 1
@@ -378,6 +380,8 @@ rule equate_perturbation_table:
         md=f"{EQ_TABLES}/perturbation.md",
     log:
         "logs/equate_perturbation_table.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "equate.yaml"
     threads: 1
@@ -397,6 +401,8 @@ rule equate_recovery_table:
         md=f"{EQ_TABLES}/recovery.md",
     log:
         "logs/equate_recovery_table.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "equate.yaml"
     threads: 1

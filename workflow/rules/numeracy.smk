@@ -318,6 +318,8 @@ rule numeracy_table:
         "logs/numeracy_table/table{n}.log",
     wildcard_constraints:
         n="[1-9]",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "core.yaml"
     threads: 1

@@ -262,6 +262,8 @@ rule numersense_table2:
         md=f"{NS_TABLES}/table2_{{ns_variant}}.md",
     log:
         "logs/numersense_table2/{ns_variant}.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "numersense.yaml"
     threads: 1
@@ -283,6 +285,8 @@ rule numersense_table3:
         md=f"{NS_TABLES}/table3.md",
     log:
         "logs/numersense_table3.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "numersense.yaml"
     threads: 1
@@ -305,6 +309,8 @@ rule numersense_figure3:
         png=f"{NS_TABLES}/figure3.png",
     log:
         "logs/numersense_figure3.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "numersense.yaml"
     threads: 1

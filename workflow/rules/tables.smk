@@ -13,6 +13,8 @@ rule table_wikipedia_stats:
         md="results/tables/corpus/wikipedia_stats.md",
     log:
         "logs/table_wikipedia_stats.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "core.yaml"
     threads: 1

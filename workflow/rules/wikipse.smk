@@ -289,6 +289,8 @@ rule wikipse_table:
         "logs/wikipse_table/{wp_table}_{wp_variant}.log",
     wildcard_constraints:
         wp_table="table2|table3|table4",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -371,6 +373,8 @@ rule wikipse_table5:
         md=f"{WP_TABLES}/table5.md",
     log:
         "logs/wikipse_table5.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
