@@ -101,6 +101,9 @@ def check_config(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> Non
     check_references(config)
 
 
+PROPERTIES_CHECK = jsonschema.Draft202012Validator.VALIDATORS["properties"]
+
+
 def _set_defaults(validator: Any, properties: dict[str, Any], instance: Any,
                   schema: dict[str, Any]) -> Any:
     """jsonschema's `properties` check, after filling in each absent property's default."""
@@ -111,7 +114,6 @@ def _set_defaults(validator: Any, properties: dict[str, Any], instance: Any,
     yield from PROPERTIES_CHECK(validator, properties, instance, schema)
 
 
-PROPERTIES_CHECK = jsonschema.Draft202012Validator.VALIDATORS["properties"]
 # jsonschema's documented recipe (its FAQ; also what snakemake.utils.validate does), on the
 # schema already read by check_config rather than a second parse of it.
 DEFAULTS_FILLER = jsonschema.validators.extend(jsonschema.Draft202012Validator,
