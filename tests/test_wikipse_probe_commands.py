@@ -40,8 +40,9 @@ def dataset(tmp_path: Path) -> tuple[Path, Path, Path]:
 def test_probe_baselines_and_tables(tmp_path: Path) -> None:
     train, test, vectors = dataset(tmp_path)
     scores = tmp_path / "probe.csv"
-    assert main(["wikipse", "probe", "--train", str(train), "--test", str(test), "--vectors",
-                 str(vectors), "--row", "SSKIP word", "--dim", "8", "--classifiers", "LR",
+    assert main(["wikipse", "probe", "--train", str(train), "--test", str(test),
+                 "--ambiguity", "authors", "--vectors", str(vectors), "--row", "SSKIP word",
+                 "--dim", "8", "--classifiers", "LR",
                  "KNN", "MLP", "--lr-c", "1", "--knn-k", "3", "--mlp-hidden", "16",
                  "--mlp-max-iter", "300", "--seed", "0", "--n-jobs", "1", "--scores",
                  str(scores), "--predictions", str(tmp_path / "probe.npz")]) == 0
@@ -53,8 +54,8 @@ def test_probe_baselines_and_tables(tmp_path: Path) -> None:
     saved = np.load(tmp_path / "probe.npz")
     assert saved["y_pred_MLP"].shape == saved["y_true"].shape == (19, 3)
     baselines = tmp_path / "baselines.csv"
-    assert main(["wikipse", "baselines", "--train", str(train), "--test", str(test), "--seed",
-                 "1", "--scores", str(baselines)]) == 0
+    assert main(["wikipse", "baselines", "--train", str(train), "--test", str(test),
+                 "--ambiguity", "authors", "--seed", "1", "--scores", str(baselines)]) == 0
     found = pd.read_csv(baselines).set_index("model")
     assert 0 < found.loc["random", "value"] < 1
     assert found.loc["FREQUENCY", "table"] == "table4"
@@ -76,7 +77,8 @@ def test_analyses_write_every_figure_and_table7(tmp_path: Path) -> None:
     for kind in ("word", "unif"):
         out = tmp_path / f"{kind}.npz"
         assert main(["wikipse", "probe", "--train", str(train), "--test", str(test),
-                     "--vectors", str(vectors), "--row", f"SSKIP {kind}", "--dim", "8",
+                     "--ambiguity", "paper", "--vectors", str(vectors), "--row", f"SSKIP {kind}",
+                     "--dim", "8",
                      "--classifiers", "MLP", "--lr-c", "1", "--knn-k", "3", "--mlp-hidden",
                      "8", "--mlp-max-iter", "100", "--seed", "0", "--n-jobs", "1",
                      "--scores", str(tmp_path / f"{kind}.csv"), "--predictions",
@@ -84,7 +86,8 @@ def test_analyses_write_every_figure_and_table7(tmp_path: Path) -> None:
         predictions.append(f"SSKIP {kind}={out}")
     figures = tmp_path / "figures"
     assert main(["wikipse", "analyses", "--train", str(train), "--test", str(test),
-                 "--word-vectors", str(vectors), "--output-dir", str(figures),
+                 "--ambiguity", "paper", "--word-vectors", str(vectors),
+                 "--output-dir", str(figures),
                  *predictions]) == 0
     for name in ("figure3a", "figure3b", "figure4", "figure5a", "figure5b", "figure6"):
         assert (figures / f"{name}.png").stat().st_size > 0, name

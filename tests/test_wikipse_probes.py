@@ -274,3 +274,52 @@ def test_probe_grid_rows_beat_the_random_baseline() -> None:
     for kind in ("LR", "KNN", "MLP"):
         assert by["sclass", kind]["value"] > random_f1 + 0.2
         assert 0 <= by["ambiguity", kind]["value"] <= 100
+
+
+# --- the baselines step on lines of the release's shapes ---------------------------------------
+
+
+def _repeated_split(path: Path, n: int, seed: int) -> None:
+    """A released-format file where every third one-class word lists its class twice (the
+    release's railway lines) and frequent words are the many-class ones."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for i in range(n):
+        total = int(rng.integers(20, 300))
+        if i % 3 == 0:
+            entries = f"-location={total} -location={int(rng.integers(1, 9))}"
+        elif i % 3 == 1:
+            entries = f"-person={10 * total} -art={total} -person=1"
+        else:
+            entries = f"-person={total}"
+        lines.append(f"@r{seed}_{i}@\t{entries}\n")
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+@pytest.mark.parametrize("reading", ["authors", "paper"])
+def test_baselines_step_reads_repeated_classes_by_either_reading(tmp_path: Path,
+                                                                  reading: str) -> None:
+    from reprobe.cli import main
+    from reprobe.scores import read_scores
+    from reprobe.wikipse.release import read_split
+
+    train, test, scores = tmp_path / "train.tsv", tmp_path / "test.tsv", tmp_path / "b.csv"
+    _repeated_split(train, 90, seed=5)
+    _repeated_split(test, 60, seed=6)
+    main(["wikipse", "baselines", "--train", str(train), "--test", str(test),
+          "--ambiguity", reading, "--seed", "0", "--scores", str(scores)])
+    rows = read_scores([scores]).set_index("model")
+    train_split, test_split = read_split(train), read_split(test)
+    # The random baseline on distinct classes, by hand: two classes a third of the words.
+    classes = class_order(train_split.classes, test_split.classes)
+    y_train = indicator(list(train_split.classes), train_split.classes, classes)
+    y_test = indicator(list(test_split.classes), test_split.classes, classes)
+    assert y_train.sum() == 90 + 30  # -person/-art words have two, the others one
+    assert rows.loc["random", "value"] == round(random_baseline_expected(y_train, y_test), 3)
+    assert rows.loc["FREQUENCY", "n"] == 60
+    # Authors: the doubled -location lines are multi-class, and, being the rarer words,
+    # FREQUENCY cannot find them; paper: only -person/-art words are, and they are frequent.
+    a_test = ambiguity_labels(list(test_split.classes), test_split, reading)
+    assert a_test.sum() == (40 if reading == "authors" else 20)
+    frequency = rows.loc["FREQUENCY", "value"]
+    assert (frequency < 90) if reading == "authors" else (frequency == 100.0)

@@ -41,7 +41,7 @@ def config(**typing: object) -> dict:
         "embeddings": dict(EMBEDDINGS),
         "probes": {"classifiers": ["LR", "KNN", "MLP"], "lr_c": 1.0, "knn_k": 5,
                    "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 1,
-                   "analysis_model": "sskip", "public_dim": None},
+                   "analysis_model": "sskip", "public_dim": None, "ambiguity": "authors"},
         "similarity": {}, "public": {}, "senteval": {"tasks": {}, "folds": 10}}}
 
 
@@ -127,7 +127,12 @@ def test_probe_jobs_read_their_variant_and_name_their_row() -> None:
     targets = WikiPseTargets(part2_config(), raw_target, ["0000"])
     released = SimpleNamespace(wp_variant="released", wp_model="sskip", wp_kind="unif",
                                wp_dim="16", wp_table="table2")
-    assert targets.split_inputs(released) == [raw_target("train"), raw_target("test")]
+    assert targets.split_inputs(released) == [raw_target("train"), raw_target("test"),
+                                              raw_target("classes")]
+    # The released files are checked against the class list.
+    splits = shlex.split(targets.split_arguments(released))
+    assert splits[splits.index("--classes") + 1] == raw_target("classes")
+    assert "--classes" not in targets.split_arguments(SimpleNamespace(wp_variant="rebuilt"))
     arguments = shlex.split(targets.probe_arguments(released))
     assert arguments[:4] == ["--row", "SSKIP unifΣ", "--dim", "16"]
     assert arguments[arguments.index("--classifiers") + 1:][:2] == ["LR", "MLP"]

@@ -249,11 +249,12 @@ rule wikipse_probe:
         **WP.resources("wikipse_probe"),
     params:
         splits=WP.split_arguments,
+        ambiguity=WP.ambiguity_argument(),
         settings=WP.probe_arguments,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse probe {params.splits} --vectors {input.vectors} "
-        "{params.settings} --seed {params.seed} --scores {output.scores} "
+        "python -m reprobe wikipse probe {params.splits} {params.ambiguity} "
+        "--vectors {input.vectors} {params.settings} --seed {params.seed} --scores {output.scores} "
         "--predictions {output.predictions} 2> {log}"
 
 
@@ -272,9 +273,11 @@ rule wikipse_baselines:
         runtime=30,
     params:
         splits=WP.split_arguments,
+        ambiguity=WP.ambiguity_argument(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse baselines {params.splits} --seed {params.seed} "
+        "python -m reprobe wikipse baselines {params.splits} {params.ambiguity} "
+        "--seed {params.seed} "
         "--scores {output} 2> {log}"
 
 
@@ -297,8 +300,10 @@ rule wikipse_table:
     resources:
         mem_mb=2048,
         runtime=10,
+    params:
+        ambiguity=WP.ambiguity_argument(),
     shell:
-        "python -m reprobe wikipse table --table {wildcards.wp_table} "
+        "python -m reprobe wikipse table --table {wildcards.wp_table} {params.ambiguity} "
         "--variant {wildcards.wp_variant} --reference {input.reference} --csv {output.csv} "
         "--md {output.md} {input.scores} 2> {log}"
 
@@ -426,8 +431,9 @@ rule wikipse_analyses:
         **WP.resources("wikipse_analyses"),
     params:
         predictions=WP.analysis_arguments(),
+        ambiguity=WP.ambiguity_argument(),
         out=lambda wildcards, output: Path(output[0]).parent,
     shell:
         "python -m reprobe wikipse analyses --train {input.splits[0]} --test {input.splits[1]} "
-        "--word-vectors {input.vectors} --output-dir {params.out} {params.predictions} "
+        "{params.ambiguity} --word-vectors {input.vectors} --output-dir {params.out} {params.predictions} "
         "2> {log}"

@@ -15,7 +15,7 @@ from reprobe.tables.write import write_table
 from reprobe.wikipse import analyses
 from reprobe.wikipse.figures import plot_levels
 from reprobe.wikipse.probes import class_order, indicator, word_frequency
-from reprobe.wikipse.release import read_release
+from reprobe.wikipse.release import Split
 
 PAPER = "wikipse"
 TITLES = {
@@ -31,6 +31,13 @@ NOTES = {
                "its own corpus (full English Wikipedia).",
     "released": "The released train/test words, with the embeddings trained here (words "
                 "without a vector are left out; n says how many were probed).",
+}
+AMBIGUITY_NOTES = {
+    "authors": "Multi-class: more than one entry on the word's line, as the release counts its "
+               "25,000 single- and 19,250 multi-class words a split (wikipse.probes.ambiguity: "
+               "authors; a class listed twice counts twice).",
+    "paper": "Multi-class: more than one distinct S-class, §3's \"those with more than one "
+             "S-class\" (wikipse.probes.ambiguity: paper).",
 }
 METRICS = {"table2": ("LR", "KNN", "MLP"), "table3": ("LR", "KNN", "MLP"),
            "table4": ("LR", "KNN", "MLP"), "table5": ("MC", "CR", "MR", "SUBJ", "MRPC"),
@@ -64,8 +71,9 @@ def probe_table(table: str, scores: pd.DataFrame, reference: pd.DataFrame) -> pd
 
 
 def write_probe_table(table: str, scores: Sequence[Path], reference: Path, csv: Path, md: Path,
-                      variant: str) -> None:
-    """Build Table 2 or 4 from score files and write it in the paper's shape."""
+                      variant: str, ambiguity: str | None = None) -> None:
+    """Build Table 2 or 4 from score files and write it in the paper's shape; Table 4's notes
+    name the ambiguity reading."""
     frame = probe_table(table, read_scores(scores), read_reference(reference, table))
     if table == "table3":
         # Table 3's rows are all scored at one dimension: a missing score means no word is in
@@ -77,6 +85,8 @@ def write_probe_table(table: str, scores: Sequence[Path], reference: Path, csv: 
     count = "#test sentences (MC: mentions)" if table == "table5" else "#test words"
     view = View(rows=("model", "setting"), order=METRICS[table], count_label=count)
     notes = [NOTES[variant]] if table != "table5" else [TABLE5_NOTE]
+    if table == "table4" and ambiguity:
+        notes.append(AMBIGUITY_NOTES[ambiguity])
     title = TITLES[table] if table == "table5" else f"{TITLES[table]} ({variant})"
     write_table(frame, csv, md, title, view=view, notes=notes)
 
@@ -87,9 +97,10 @@ def _load(path: Path) -> dict[str, np.ndarray]:
         return {name: saved[name] for name in saved.files}
 
 
-def write_analyses(predictions: Mapping[str, Path], train: Path, test: Path,
-                   word_vectors: Path, out: Path, classifier: str) -> None:
-    """Figures 3a/3b/5a/5b (one line per embedding), 4, 6 and Table 7, into out."""
+def write_analyses(predictions: Mapping[str, Path], train: Split, test: Split,
+                   word_vectors: Path, out: Path, classifier: str, reading: str) -> None:
+    """Figures 3a/3b/5a/5b (one line per embedding), 4, 6 and Table 7, into out; Figure 4's
+    FREQUENCY learns the ambiguity labels of the given reading, as the probes did."""
     from reprobe.wikipse.probes import (
         ambiguity_labels,
         features,
@@ -98,7 +109,7 @@ def write_analyses(predictions: Mapping[str, Path], train: Path, test: Path,
     )
     from reprobe.wikipse.vectors import load_vectors
 
-    train_data, test_data = read_release(train), read_release(test)
+    train_data, test_data = train.classes, test.classes
     data = {**train_data, **test_data}
     saved = {series: _load(path) for series, path in predictions.items()}
     classes = list(class_order(train_data, test_data))
@@ -124,7 +135,7 @@ def write_analyses(predictions: Mapping[str, Path], train: Path, test: Path,
     words = list(first["words"])
     frequency = word_frequency(data)
     freq_pred, _ = frequency_baseline(frequency_features(list(train_data), frequency),
-                                      ambiguity_labels(list(train_data), train_data),
+                                      ambiguity_labels(list(train_data), train, reading),
                                       frequency_features(words, frequency))
     word_series = next(iter(saved))
     plot_levels({word_series: analyses.accuracy_by_class_count(

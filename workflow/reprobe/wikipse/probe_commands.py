@@ -39,21 +39,53 @@ def _classifier_options(parser: argparse.ArgumentParser) -> None:
                         help="stop each MLP when 10%% of train held out stalls")
 
 
-def _split_data(train: Path, test: Path) -> tuple[Any, Any]:
-    """The train and test words with their classes, from released-format files."""
-    from reprobe.wikipse.release import read_release
+def _splits(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The train and test Splits (distinct classes, entries per line) of released-format files,
+    their classes checked against the class list when one is given."""
+    from reprobe.wikipse.classes import read_released_classes
+    from reprobe.wikipse.release import read_split
 
-    return read_release(train), read_release(test)
+    known = read_released_classes(Path(args.classes)) if getattr(args, "classes", None) \
+        else None
+    return read_split(Path(args.train), known), read_split(Path(args.test), known)
+
+
+def _split_data(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The train and test words with their distinct classes (counts summed)."""
+    train, test = _splits(args)
+    return train.classes, test.classes
+
+
+def _split_options(parser: argparse.ArgumentParser, ambiguity: bool) -> None:
+    """--train, --test, --classes and (ambiguity steps) --ambiguity."""
+    from reprobe.wikipse.release import READINGS
+
+    parser.add_argument("--train", required=True, help="train split, released format")
+    parser.add_argument("--test", required=True, help="test split, released format")
+    parser.add_argument("--classes", help="the released class list (semantic_classes.txt): "
+                                          "a class outside it is an error naming the line")
+    if ambiguity:
+        parser.add_argument("--ambiguity", choices=READINGS, required=True,
+                            help="multi-class = more than one entry on the word's line "
+                                 "(authors: the release's split counts) or more than one "
+                                 "distinct S-class (paper, §3)")
 
 
 def cmd_probe(args: argparse.Namespace) -> None:
     """S-class (Table 2) and ambiguity (Table 4) probes of one embedding on one dataset."""
     from reprobe.io import atomic_path
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.probes import class_order, features, indicator, probe_kind
+    from reprobe.wikipse.probes import (
+        ambiguity_labels,
+        class_order,
+        features,
+        indicator,
+        probe_kind,
+    )
     from reprobe.wikipse.vectors import load_vectors
 
-    train, test = _split_data(Path(args.train), Path(args.test))
+    train_split, test_split = _splits(args)
+    train, test = train_split.classes, test_split.classes
     vectors = load_vectors(Path(args.vectors))
     classes = class_order(train, test)
     x_train, kept_train = features(list(train), vectors)
@@ -63,12 +95,14 @@ def cmd_probe(args: argparse.Namespace) -> None:
     log.info("%s: %d of %d train and %d of %d test words have a vector", args.row,
              len(words_train), len(train), len(words_test), len(test))
     y_train, y_test = indicator(words_train, train, classes), indicator(words_test, test, classes)
+    labels = (ambiguity_labels(words_train, train_split, args.ambiguity),
+              ambiguity_labels(words_test, test_split, args.ambiguity))
     saved = {"words": np.array(words_test), "classes": np.array(classes), "y_true": y_test,
-             "a_true": (y_test.sum(axis=1) > 1).astype(np.int8)}
+             "a_true": labels[1]}
     rows = []
     for kind in args.classifiers:
         found, _, predicted = probe_kind(kind, x_train, y_train, x_test, y_test,
-                                         _settings(args))
+                                         _settings(args), labels)
         saved.update({f"{name}_{kind}": array for name, array in predicted.items()})
         for row in found:
             # Table 2's micro F1 to three decimals, Table 4's accuracy to one, as printed.
@@ -97,12 +131,13 @@ def cmd_baselines(args: argparse.Namespace) -> None:
         word_frequency,
     )
 
-    train, test = _split_data(Path(args.train), Path(args.test))
+    train_split, test_split = _splits(args)
+    train, test = train_split.classes, test_split.classes
     classes = class_order(train, test)
     y_train, y_test = indicator(list(train), train, classes), indicator(list(test), test, classes)
     frequency = word_frequency({**train, **test})
     a_pred, _ = frequency_baseline(frequency_features(list(train), frequency),
-                                   ambiguity_labels(list(train), train),
+                                   ambiguity_labels(list(train), train_split, args.ambiguity),
                                    frequency_features(list(test), frequency))
     n = len(test)
     rows = [ScoreRow(PAPER, "table2", "random", "", "LR",
@@ -110,7 +145,8 @@ def cmd_baselines(args: argparse.Namespace) -> None:
             ScoreRow(PAPER, "table2", "random (seeded draw)", "", "LR",
                      round(random_baseline_draw(y_train, y_test, args.seed), 3), n),
             ScoreRow(PAPER, "table4", "FREQUENCY", "", "LR",
-                     round(accuracy(ambiguity_labels(list(test), test), a_pred), 1), n)]
+                     round(accuracy(ambiguity_labels(list(test), test_split, args.ambiguity),
+                                    a_pred), 1), n)]
     write_scores(rows, Path(args.scores))
     log.info("baselines: %s", json.dumps([r._asdict() for r in rows]))
 
@@ -120,7 +156,7 @@ def cmd_table(args: argparse.Namespace) -> None:
     from reprobe.wikipse.part2_tables import write_probe_table
 
     write_probe_table(args.table, [Path(p) for p in args.scores], Path(args.reference),
-                      Path(args.csv), Path(args.md), args.variant)
+                      Path(args.csv), Path(args.md), args.variant, args.ambiguity)
 
 
 def cmd_analyses(args: argparse.Namespace) -> None:
@@ -128,9 +164,10 @@ def cmd_analyses(args: argparse.Namespace) -> None:
     from reprobe.wikipse.part2_tables import write_analyses
 
     predictions = named_arguments(args.predictions)
-    write_analyses({k: Path(v) for k, v in predictions.items()}, Path(args.train),
-                   Path(args.test), Path(args.word_vectors), Path(args.output_dir),
-                   args.classifier)
+    train, test = _splits(args)
+    write_analyses({k: Path(v) for k, v in predictions.items()}, train, test,
+                   Path(args.word_vectors), Path(args.output_dir), args.classifier,
+                   args.ambiguity)
 
 
 def cmd_similarity(args: argparse.Namespace) -> None:
@@ -156,7 +193,7 @@ def cmd_public(args: argparse.Namespace) -> None:
     )
     from reprobe.wikipse.public import public_features, shared_subset, subset, subset_summary
 
-    train, test = _split_data(Path(args.train), Path(args.test))
+    train, test = _split_data(args)
     public = load_public(args.public)
     ours = load_ours(args.ours)
     # The same words for every row: in both public vocabularies and in each of ours.
@@ -191,9 +228,10 @@ def cmd_public(args: argparse.Namespace) -> None:
 def register_probes(sub: argparse._SubParsersAction,
                     add: Callable[..., argparse.ArgumentParser]) -> None:
     """The part 2 steps."""
+    from reprobe.wikipse.release import READINGS
+
     probe = add("probe", cmd_probe, sub)
-    probe.add_argument("--train", required=True, help="train split, released format")
-    probe.add_argument("--test", required=True, help="test split, released format")
+    _split_options(probe, ambiguity=True)
     probe.add_argument("--vectors", required=True, help="vectors folder (KeyedVectors)")
     probe.add_argument("--row", required=True, help="table row: SKIP word, SSKIP unifΣ, ...")
     probe.add_argument("--dim", required=True, help="the embedding's dimension (table column)")
@@ -202,8 +240,7 @@ def register_probes(sub: argparse._SubParsersAction,
     probe.add_argument("--predictions", required=True, help="test predictions (.npz)")
 
     baselines = add("baselines", cmd_baselines, sub)
-    baselines.add_argument("--train", required=True, help="train split, released format")
-    baselines.add_argument("--test", required=True, help="test split, released format")
+    _split_options(baselines, ambiguity=True)
     baselines.add_argument("--seed", type=int, required=True, help="seed of the random draw")
     baselines.add_argument("--scores", required=True, help="score rows (CSV)")
 
@@ -212,21 +249,21 @@ def register_probes(sub: argparse._SubParsersAction,
                        required=True)
     table.add_argument("--variant", choices=["rebuilt", "released"], required=True)
     table.add_argument("--reference", required=True)
+    table.add_argument("--ambiguity", choices=READINGS,
+                       help="Table 4: the ambiguity reading the probes used (named in its notes)")
     table.add_argument("--csv", required=True)
     table.add_argument("--md", required=True)
     table.add_argument("scores", nargs="+", help="score files")
 
     analyses = add("analyses", cmd_analyses, sub)
-    analyses.add_argument("--train", required=True)
-    analyses.add_argument("--test", required=True)
+    _split_options(analyses, ambiguity=True)
     analyses.add_argument("--word-vectors", required=True, help="word vectors (Figure 6)")
     analyses.add_argument("--classifier", default="MLP", help="whose predictions (paper MLP)")
     analyses.add_argument("--output-dir", required=True, help="figures and Table 7 go here")
     analyses.add_argument("predictions", nargs="+", help="SERIES=predictions.npz")
 
     public = add("public", cmd_public, sub)
-    public.add_argument("--train", required=True, help="train split, released format")
-    public.add_argument("--test", required=True, help="test split, released format")
+    _split_options(public, ambiguity=False)
     public.add_argument("--public", nargs="+", required=True,
                         help="NAME=PATH:FORMAT of each public embedding (glove_txt, fasttext_vec…)")
     public.add_argument("--ours", nargs="+", required=True,

@@ -29,7 +29,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.neural_network import MLPClassifier
 
-from reprobe.wikipse.release import WordClasses
+from reprobe.wikipse.release import Split, WordClasses
 
 log = logging.getLogger("reprobe.wikipse")
 
@@ -111,8 +111,15 @@ def features(words: Sequence[str], vectors: KeyedVectors) -> tuple[np.ndarray, n
     return matrix, kept
 
 
-def ambiguity_labels(words: Sequence[str], data: WordClasses) -> np.ndarray:
-    """1 for a word with more than one S-class, else 0 (int8)."""
+def ambiguity_labels(words: Sequence[str], data: WordClasses | Split,
+                     reading: str = "paper") -> np.ndarray:
+    """1 for a multi-class word, else 0 (int8): more than one distinct S-class (the paper's
+    reading; a plain word → classes map has only this one), or, on a Split, more than one
+    entry on its line (`reading="authors"`, the release's own split counts)."""
+    if isinstance(data, Split):
+        return np.array([data.multi_class(w, reading) for w in words], dtype=np.int8)
+    if reading != "paper":
+        raise ValueError(f"the {reading!r} reading needs the file's entries (a Split)")
     return np.array([len(data[w]) > 1 for w in words], dtype=np.int8)
 
 
@@ -300,12 +307,15 @@ def random_baseline_draw(y_train: np.ndarray, y_test: np.ndarray, seed: int) -> 
 
 
 def probe_kind(kind: str, x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray,
-               y_test: np.ndarray, settings: ProbeSettings
+               y_test: np.ndarray, settings: ProbeSettings,
+               ambiguity: tuple[np.ndarray, np.ndarray] | None = None
                ) -> tuple[list[dict], KindCost, dict[str, np.ndarray]]:
     """S-class micro F1 and ambiguity accuracy of one classifier kind, where its time went, and
-    its test predictions (y_pred, a_pred, a_proba) for the analyses."""
-    # A word's number of S-classes is its row sum, so ambiguity comes from the indicator.
-    a_train, a_test = (np.asarray(y).sum(axis=1) > 1 for y in (y_train, y_test))
+    its test predictions (y_pred, a_pred, a_proba) for the analyses. `ambiguity` gives the
+    train and test labels (ambiguity_labels); without it a word is multi-class when its
+    indicator row has more than one S-class (the paper's reading)."""
+    a_train, a_test = ambiguity if ambiguity is not None else (
+        np.asarray(y).sum(axis=1) > 1 for y in (y_train, y_test))
     cost, neighbours = KindCost(), None
     start = time.perf_counter()
     if kind == "KNN":

@@ -220,15 +220,23 @@ class WikiPseTargets:
         return [f"{DATA}/dataset/{split}.tsv" for split in ("train", "test")]
 
     def split_inputs(self, wildcards: Any) -> list[str]:
-        """What a probe or baseline job tracks of its dataset variant."""
+        """What a probe or baseline job tracks of its dataset variant (and class list)."""
         if wildcards.wp_variant == "released":
-            return [self.source(self.released[split]).target for split in ("train", "test")]
+            return [self.source(self.released[split]).target for split in ("train", "test")
+                    ] + self.class_order_file()
         return self.split_files("rebuilt")
 
     def split_arguments(self, wildcards: Any) -> str:
-        """`--train PATH --test PATH` of a dataset variant."""
+        """`--train PATH --test PATH` of a dataset variant, and for the released files the
+        class list to check them against (`--classes`), when configured."""
         train, test = self.split_files(wildcards.wp_variant)
-        return shlex.join(["--train", train, "--test", test])
+        known = ["--classes", self.source(self.released["classes"]).path] \
+            if wildcards.wp_variant != "rebuilt" and "classes" in self.released else []
+        return shlex.join(["--train", train, "--test", test, *known])
+
+    def ambiguity_argument(self) -> str:
+        """`--ambiguity READING`: what makes a word multi-class (wikipse.probes.ambiguity)."""
+        return shlex.join(["--ambiguity", self.wp["probes"]["ambiguity"]])
 
     def row_name(self, wildcards: Any) -> str:
         """Tables 2 and 4's row of a probed embedding: `SSKIP unifΣ`."""
