@@ -38,3 +38,35 @@ def test_packing_is_reproducible(tmp_path: Path) -> None:
     runpy.run_path(str(tmp_path / "pack.py"), run_name="__main__")
     for archive in ("cnn_stories.tgz", "wordnet.zip"):
         assert (tmp_path / archive).read_bytes() == (SAMPLES / archive).read_bytes(), archive
+
+
+SUPERSENSE = REPO / "data/samples/wikipse/supersense"
+
+
+def test_supersense_archive_matches_the_article_folder() -> None:
+    with tarfile.open(SUPERSENSE / "supertextwiki.tar.xz") as tar:
+        packed = {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
+    folder = SUPERSENSE / "supertextwiki"
+    assert packed == {p.relative_to(SUPERSENSE).as_posix(): p.read_bytes()
+                      for p in folder.rglob("*") if p.is_file()}
+
+
+def test_supersense_sample_is_reproducible(tmp_path: Path) -> None:
+    """make_sample.py rebuilds the committed archive and embeddings byte for byte."""
+    shutil.copytree(SUPERSENSE / "supertextwiki", tmp_path / "supertextwiki")
+    shutil.copy(SUPERSENSE / "make_sample.py", tmp_path / "make_sample.py")
+    runpy.run_path(str(tmp_path / "make_sample.py"), run_name="__main__")
+    for name in ("supertextwiki.tar.xz", "supersense-embeddings.txt"):
+        assert (tmp_path / name).read_bytes() == (SUPERSENSE / name).read_bytes(), name
+
+
+def test_authors_bundle_sample_has_the_bundle_layout() -> None:
+    """The stand-in for data.zip: the two corpora at the README's places, two embeddings."""
+    with zipfile.ZipFile(REPO / "data/samples/wikipse/authors/wikipse_data_sample.zip") as zip_:
+        names = zip_.namelist()
+        assert names == sorted(names)
+        assert {"corpus.txt", "word_sclass/corpus.txt"} <= set(names)
+        word = zip_.read("corpus.txt").decode("utf-8").split()
+        sclass = zip_.read("word_sclass/corpus.txt").decode("utf-8").split()
+    assert any(t.startswith("@") and t.endswith("@") for t in word)
+    assert any(t.startswith("@") and "@-" in t for t in sclass)

@@ -246,3 +246,18 @@ def test_truncated_zip_fails_cleanly(work: Path) -> None:
     with pytest.raises(SourceError, match=r"src: cannot extract .*a\.zip"):
         extract_archive(archive, work / "out", source="src")
     assert leftovers(work) == ["a.zip"]
+
+
+def test_a_missing_member_lists_the_members_the_archive_has(tmp_path: Path) -> None:
+    from reprobe.sources.extract import member_file
+
+    folder = tmp_path / "data/raw/bundle/extracted"
+    (folder / "word_sclass").mkdir(parents=True)
+    (folder / "corpus.txt").write_text("@apple@ pie\n", encoding="utf-8")
+    (folder / "word_sclass/corpus.txt").write_text("@apple@-food pie\n", encoding="utf-8")
+    assert member_file(folder / "corpus.txt") == folder / "corpus.txt"
+    with pytest.raises(SourceError, match=r"no member embeddings/sskip\.txt; it has 2: "
+                                          r"corpus\.txt, word_sclass/corpus\.txt"):
+        member_file(folder / "embeddings/sskip.txt")
+    with pytest.raises(SourceError, match="no such file"):
+        member_file(tmp_path / "elsewhere.txt")

@@ -69,6 +69,15 @@ def test_probe_baselines_and_tables(tmp_path: Path) -> None:
     lr = table[(table["model"] == "SSKIP word") & (table["metric"] == "LR")].iloc[0]
     assert lr["paper"] == 0.5 and lr["delta"] == pytest.approx(float(lr["value"]) - 0.5)
     assert "random" in set(table["model"])
+    # Two variants side by side: a column per variant and classifier.
+    assert main(["wikipse", "variants", "--table", "table2", "--reference", str(reference),
+                 "--csv", str(tmp_path / "v.csv"), "--md", str(tmp_path / "v.md"),
+                 f"rebuilt={scores}", f"rebuilt={baselines}", f"released={scores}"]) == 0
+    side = pd.read_csv(tmp_path / "v.csv")
+    assert set(side["variant"]) == {"rebuilt", "released"}
+    header = next(line for line in (tmp_path / "v.md").read_text().splitlines()
+                  if line.startswith("| model"))
+    assert header.index("rebuilt LR") < header.index("rebuilt MLP") < header.index("released LR")
 
 
 def test_analyses_write_every_figure_and_table7(tmp_path: Path) -> None:

@@ -38,6 +38,9 @@ def test_plain_and_at_forms_are_averaged() -> None:
     assert lookup_vector(kv, "plum").tolist() == [3.0, 1.0]
     assert lookup_vector(kv, "New York").tolist() == [1.0, 1.0]
     assert lookup_vector(kv, "fig") is None
+    # Table 6 reads plain tokens only: footnote 7 is for §5.3's tasks.
+    assert lookup_vector(kv, "Apple", footnote7=False).tolist() == [1.0, 0.0]
+    assert lookup_vector(kv, "plum", footnote7=False) is None
 
 
 def test_plain_form_of_keys() -> None:
@@ -65,6 +68,10 @@ def test_similarity_uses_covered_pairs_and_averaged_vectors(tmp_path: Path) -> N
     assert scores["pairs"] == 4
     assert scores["coverage"] == pytest.approx(4 / 6)
     assert scores["spearman"] == pytest.approx(1.0)
+    # Plain tokens only (Table 6): apple points at 0°, plum has no vector, the partners move
+    # away in the human order.
+    plain = similarity_scores(keyed(vectors), pairs, footnote7=False)
+    assert plain["pairs"] == 3 and plain["spearman"] == pytest.approx(-1.0)
     # Without its @-form, apple points at 0°: the partners move away in the human order.
     del vectors["@apple@"]
     assert similarity_scores(keyed(vectors), pairs)["spearman"] == pytest.approx(-1.0)
@@ -182,6 +189,10 @@ def test_analogy_accuracy_counts_covered_questions() -> None:
     assert first == {"section": "capital-common-countries", "total": 506, "covered": 506,
                      "correct": 506, "accuracy": 1.0}
     assert sum(s["total"] for s in result["sections"]) == 19544
+    # Plain keys only (Table 6): the words only in the @-form are not candidates.
+    plain = analogy_accuracy(kv, path, footnote7=False)
+    assert plain["covered"] == covered_by({k for k in vectors if not k.startswith("@")}, path)
+    assert plain["covered"] < expected
 
 
 def test_restricting_the_vocabulary_drops_questions() -> None:

@@ -228,3 +228,6 @@ def test_wang2vec_command_line() -> None:
                        "-size", "300", "-window", "5", "-negative", "10", "-hs", "0",
                        "-nce", "0", "-sample", "0.0001", "-alpha", "0.025", "-threads", "8",
                        "-iter", "5", "-min-count", "20", "-binary", "0"]
+    # SKIP with the same binary is wang2vec's skip-gram, -type 1.
+    skip = sskip.wang2vec_command(Path("w"), Path("c"), Path("v"), config, "skip")
+    assert skip[skip.index("-type") + 1] == "1"

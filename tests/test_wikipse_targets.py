@@ -22,7 +22,7 @@ from reprobe.wikipse.targets import (
 
 EMBEDDINGS = {"models": ["skip", "sskip"], "dims": [16], "window": 5, "negative": 10,
               "epochs": 5, "min_count": 3, "sample": 0.001, "alpha": 0.025, "workers": 1,
-              "wang2vec": None}
+              "wang2vec": None, "wang2vec_models": ["sskip"]}
 
 
 def raw_target(name: str) -> str:
@@ -42,7 +42,8 @@ def config(**typing: object) -> dict:
         "probes": {"classifiers": ["LR", "KNN", "MLP"], "lr_c": 1.0, "knn_k": 5,
                    "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 1,
                    "analysis_model": "sskip", "public_dim": None, "ambiguity": "authors"},
-        "similarity": {}, "public": {}, "senteval": {"tasks": {}, "folds": 10}}}
+        "similarity": {}, "public": {}, "senteval": {"tasks": {}, "folds": 10},
+        "authors": {}}}
 
 
 def test_embedding_and_aggregate_names() -> None:
@@ -88,6 +89,72 @@ def test_tables_outputs_and_options() -> None:
     assert "--wang2vec" not in embed
 
 
+@pytest.mark.parametrize(("models", "trained"), [(["sskip"], {"sskip"}),
+                                                 (["skip", "sskip"], {"skip", "sskip"})])
+def test_the_wang2vec_binary_trains_the_models_named(models: list[str], trained: set) -> None:
+    settings = config()
+    settings["wikipse"]["embeddings"].update(wang2vec="bin/word2vec", wang2vec_models=models)
+    targets = WikiPseTargets(settings, raw_target, ["0000"])
+    uses = {model for model in ("skip", "sskip") if "--wang2vec" in shlex.split(
+        targets.embedding_arguments(SimpleNamespace(wp_model=model, wp_dim="16")))}
+    assert uses == trained
+
+
+def authors_config(**authors: object) -> dict:
+    """A part 2 config with the authors' bundle: corpora and a word and a word/S-class file."""
+    settings = part2_config()
+    settings["wikipse"]["released"]["test"] = {"source": "test"}
+    settings["wikipse"]["authors"] = authors
+    return settings
+
+
+BUNDLE = {"corpora": {"word": {"source": "zip", "member": "corpus.txt"},
+                      "sclass": {"source": "zip", "member": "word_sclass/corpus.txt"}},
+          "embeddings": {"sskip-sclass-400": {"source": "zip", "member": "e/s.txt",
+                                              "format": "word2vec_txt"},
+                         "sskip-word-400": {"source": "zip", "member": "e/w.txt",
+                                            "format": "auto"}}}
+
+
+def test_the_authors_variants_probe_the_released_words_with_their_vectors() -> None:
+    targets = WikiPseTargets(authors_config(**BUNDLE), raw_target, ["0000"])
+    assert targets.variants == ["rebuilt", "released", "authors_corpus", "authors_embeddings"]
+    names = {Path(t).name for t in targets.tables}
+    assert {"table2_authors_corpus.csv", "table4_authors_embeddings.csv",
+            "table3_authors_corpus.csv"} <= names
+    assert "table3_authors_embeddings.csv" not in names
+    job = SimpleNamespace(wp_variant="authors_embeddings", wp_model="sskip", wp_kind="unif",
+                          wp_dim="400", wp_table="table2", wp_corpus="sclass")
+    # Their word/S-class file is probed as unifΣ and wghtΣ, in the tables' row order.
+    assert targets.probed_in("authors_embeddings") == ["sskip-word-400", "sskip-wght-400",
+                                                       "sskip-unif-400"]
+    assert targets.probe_vectors(job) == f"{MODELS}/authors_embeddings/sskip-unif-400"
+    assert targets.split_files("authors_embeddings") == targets.split_files("released")
+    # Every variant on the released words shares the released baselines.
+    assert targets.probe_scores(job)[-1] == "results/wikipse/probes/released/baselines.csv"
+    imported = shlex.split(targets.authors_embedding_arguments(job))
+    assert imported == ["--input", f"{raw_target('zip')}/e/s.txt", "--format", "word2vec_txt"]
+    job.wp_variant = "authors_corpus"
+    assert targets.probe_vectors(job) == f"{MODELS}/authors_corpus/sskip-unif-400"
+    assert targets.authors_corpus_path(job) == f"{raw_target('zip')}/word_sclass/corpus.txt"
+    assert len(targets.probed_in("authors_corpus")) == len(targets.probed)
+    # Tables 2 and 4 once more with every variant side by side.
+    assert f"{TABLES}/table4_variants.csv" in targets.tables
+    pairs = shlex.split(targets.variants_arguments(SimpleNamespace(wp_table="table4")))
+    assert {p.split("=", 1)[0] for p in pairs} == set(targets.variants)
+    assert "authors_embeddings=results/wikipse/probes/released/baselines.csv" in pairs
+    assert len(targets.variants_scores(SimpleNamespace(wp_table="table4"))) == len(pairs)
+
+
+def test_the_authors_variants_need_the_released_words() -> None:
+    settings = authors_config(**BUNDLE)
+    del settings["wikipse"]["released"]["train"]
+    with pytest.raises(ConfigError, match="wikipse.authors: needs wikipse.released"):
+        WikiPseTargets(settings, raw_target, ["0000"])
+    assert WikiPseTargets(authors_config(), raw_target, ["0000"]).variants == [
+        "rebuilt", "released"]
+
+
 @pytest.mark.parametrize("name", ["config.yaml", "paper.yaml"])
 def test_the_shipped_configs_build_their_targets(name: str) -> None:
     loaded = yaml.safe_load((CHECKOUT / "config" / name).read_text(encoding="utf-8"))
@@ -105,7 +172,8 @@ def part2_config() -> dict:
     loaded["wikipse"]["released"]["test"] = {"source": "test"}
     loaded["wikipse"]["probes"] = {"classifiers": ["LR", "MLP"], "lr_c": 1.0, "knn_k": 5,
                                    "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 2,
-                                   "analysis_model": "sskip", "public_dim": None}
+                                   "analysis_model": "sskip", "public_dim": None,
+                                   "ambiguity": "authors"}
     loaded["wikipse"]["public"] = {"GloVe (6B)": {"source": "glove", "format": "glove_txt"}}
     loaded["wikipse"]["similarity"] = {"WS353": {"source": "ws", "kind": "pairs"}}
     return loaded

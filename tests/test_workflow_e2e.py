@@ -331,9 +331,21 @@ def test_default_run_builds_the_wikipse_resource(default_run):
     assert float(stats.loc[("corpus", "annotated words"), "value"]) > 100
     released = pd.read_csv(tables / "released_vs_rebuilt.csv")
     assert (released["in_rebuilt"] > 0).all()
-    for table in ("table2_rebuilt", "table2_released", "table4_rebuilt", "table5", "table6"):
+    for table in ("table2_rebuilt", "table2_released", "table4_rebuilt", "table5", "table6",
+                  "table2_authors_corpus", "table4_authors_corpus",
+                  "table2_authors_embeddings", "table4_authors_embeddings", "table8"):
         scored = pd.to_numeric(pd.read_csv(tables / f"{table}.csv")["value"], errors="coerce")
         assert scored.notna().any(), table
+    # The authors' own embeddings: their word file as itself, their word/S-class file as
+    # unifΣ and wghtΣ, on the released words (n: those with a vector).
+    theirs = pd.read_csv(tables / "table2_authors_embeddings.csv")
+    ran = theirs[pd.to_numeric(theirs["value"], errors="coerce").notna()]
+    assert {"SSKIP word", "SSKIP wghtΣ", "SSKIP unifΣ", "random"} <= set(ran["model"])
+    assert (pd.to_numeric(ran["n"]) > 0).all()
+    # Table 8: a balanced selection (MAJORITY 50), every row on the same words.
+    table8 = pd.read_csv(tables / "table8.csv", keep_default_na=False)
+    assert table8.loc[table8["model"] == "MAJORITY", "value"].tolist() == [50.0]
+    assert set(table8["setting"]) == {"", "yes", "no"} and table8["n"].nunique() == 1
     for figure in ("figure3a", "figure3b", "figure4", "figure5a", "figure5b", "figure6"):
         assert (tables / f"{figure}.png").read_bytes()[:4] == b"\x89PNG", figure
     models = default_run / "data/models/wikipse"

@@ -199,6 +199,13 @@ def wikipse_reference_errors(config: dict[str, Any]) -> list[str]:
     for task, files in ((wikipse.get("senteval") or {}).get("tasks") or {}).items():
         for role, spec in files.items():
             problems += _input_errors(f"wikipse.senteval.tasks.{task}.{role}", spec, sources)
+    for name, spec in (wikipse.get("supersense") or {}).items():
+        if isinstance(spec, dict):
+            problems += _input_errors(f"wikipse.supersense.{name}", spec, sources)
+    authors = wikipse.get("authors") or {}
+    for group in ("corpora", "embeddings"):
+        for name, spec in (authors.get(group) or {}).items():
+            problems += _input_errors(f"wikipse.authors.{group}.{name}", spec, sources)
     return problems
 
 

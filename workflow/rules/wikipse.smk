@@ -19,8 +19,9 @@ wildcard_constraints:
     wp_model="skip|sskip",
     wp_corpus="word|sclass",
     wp_dim=r"\d+",
-    wp_variant="rebuilt|released",
+    wp_variant="rebuilt|released|authors_corpus|authors_embeddings",
     wp_kind="word|unif|wght",
+    wp_origin="authors_corpus|authors_embeddings",
 
 
 rule wikipse_freebase:
@@ -200,11 +201,46 @@ rule wikipse_embed:
     resources:
         **WP.resources("wikipse_embed"),
     params:
+        corpus=lambda wildcards, input: input[0],
         settings=WP.embedding_arguments,
         seed=config["seed"],
     shell:
         "python -m reprobe wikipse embed {params.settings} --seed {params.seed} "
-        "--corpus {input} --output {output} 2> {log}"
+        "--corpus {params.corpus} --output {output} 2> {log}"
+
+
+# The same training on the authors' own corpora (the bundle's corpus.txt and
+# word_sclass/corpus.txt), for the authors_corpus variant.
+use rule wikipse_embed as wikipse_embed_authors with:
+    input:
+        WP.authors_corpus_target,
+    output:
+        directory(f"{WP_MODELS}/authors_corpus/{{wp_model}}-{{wp_corpus}}-{{wp_dim}}"),
+    log:
+        "logs/wikipse_embed/authors_corpus/{wp_model}-{wp_corpus}-{wp_dim}.log",
+    params:
+        corpus=WP.authors_corpus_path,
+        settings=WP.embedding_arguments,
+        seed=config["seed"],
+
+
+# The authors' trained vectors, each converted once to a vectors folder.
+rule wikipse_authors_vectors:
+    input:
+        WP.authors_embedding_target,
+    output:
+        directory(f"{WP_MODELS}/authors_embeddings/{{wp_model}}-{{wp_corpus}}-{{wp_dim}}"),
+    log:
+        "logs/wikipse_authors_vectors/{wp_model}-{wp_corpus}-{wp_dim}.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        **WP.resources("wikipse_aggregate"),
+    params:
+        files=WP.authors_embedding_arguments,
+    shell:
+        "python -m reprobe wikipse import-vectors {params.files} --output {output} 2> {log}"
 
 
 rule wikipse_aggregate:
@@ -223,9 +259,26 @@ rule wikipse_aggregate:
     threads: 1
     resources:
         **WP.resources("wikipse_aggregate"),
+    params:
+        words=lambda wildcards, input: input.words,
     shell:
-        "python -m reprobe wikipse aggregate --words {input.words} "
+        "python -m reprobe wikipse aggregate --words {params.words} "
         "--sense-vectors {input.senses} --unif {output.unif} --wght {output.wght} 2> {log}"
+
+
+# unifΣ/wghtΣ of word/S-class vectors trained on the authors' corpus, or of theirs, weighted by
+# the released class counts of the released words.
+use rule wikipse_aggregate as wikipse_aggregate_authors with:
+    input:
+        words=WP.released_targets(),
+        senses=f"{WP_MODELS}/{{wp_origin}}/{{wp_model}}-sclass-{{wp_dim}}",
+    output:
+        unif=directory(f"{WP_MODELS}/{{wp_origin}}/{{wp_model}}-unif-{{wp_dim}}"),
+        wght=directory(f"{WP_MODELS}/{{wp_origin}}/{{wp_model}}-wght-{{wp_dim}}"),
+    log:
+        "logs/wikipse_aggregate/{wp_origin}/{wp_model}-{wp_dim}.log",
+    params:
+        words=WP.released_words(),
 
 
 # Part 2: the probes (Tables 2 and 4), Table 6, the analyses (Figures 3-6, Table 7).
@@ -234,7 +287,7 @@ rule wikipse_aggregate:
 rule wikipse_probe:
     input:
         splits=WP.split_inputs,
-        vectors=f"{WP_MODELS}/{{wp_model}}-{{wp_kind}}-{{wp_dim}}",
+        vectors=WP.probe_vectors,
     output:
         scores=f"{WP_RESULTS}/probes/{{wp_variant}}/{{wp_model}}-{{wp_kind}}-{{wp_dim}}.csv",
         predictions=f"{WP_RESULTS}/probes/{{wp_variant}}/{{wp_model}}-{{wp_kind}}-{{wp_dim}}.npz",
@@ -306,6 +359,34 @@ rule wikipse_table:
         "python -m reprobe wikipse table --table {wildcards.wp_table} {params.ambiguity} "
         "--variant {wildcards.wp_variant} --reference {input.reference} --csv {output.csv} "
         "--md {output.md} {input.scores} 2> {log}"
+
+
+rule wikipse_variants_table:
+    input:
+        scores=WP.variants_scores,
+        reference=REFERENCE / "wikipse/{wp_table}.csv",
+    output:
+        csv=f"{WP_TABLES}/{{wp_table}}_variants.csv",
+        md=f"{WP_TABLES}/{{wp_table}}_variants.md",
+    log:
+        "logs/wikipse_table/{wp_table}_variants.log",
+    wildcard_constraints:
+        wp_table="table2|table4",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    params:
+        ambiguity=WP.ambiguity_argument(),
+        scores=WP.variants_arguments,
+    shell:
+        "python -m reprobe wikipse variants --table {wildcards.wp_table} {params.ambiguity} "
+        "--reference {input.reference} --csv {output.csv} --md {output.md} {params.scores} "
+        "2> {log}"
 
 
 rule wikipse_public:
@@ -436,4 +517,79 @@ rule wikipse_analyses:
     shell:
         "python -m reprobe wikipse analyses --train {input.splits[0]} --test {input.splits[1]} "
         "{params.ambiguity} --word-vectors {input.vectors} --output-dir {params.out} {params.predictions} "
+        "2> {log}"
+
+
+# Table 8 (Appendix D): UKP's supersense-annotated Wikipedia and embeddings.
+
+
+rule wikipse_supersense_dataset:
+    input:
+        WP.supersense_inputs().get("corpus", []),
+    output:
+        train=f"{WP_DATA}/supersense/train.tsv",
+        test=f"{WP_DATA}/supersense/test.tsv",
+        card=f"{WP_DATA}/supersense/card.json",
+    log:
+        "logs/wikipse_supersense_dataset.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        **WP.resources("wikipse_dataset"),
+    params:
+        arguments=WP.supersense_dataset_arguments(),
+        folder=lambda wildcards, output: Path(output.card).parent,
+        seed=config["seed"],
+    shell:
+        "python -m reprobe wikipse supersense-dataset {params.arguments} "
+        "--seed {params.seed} --output-dir {params.folder} 2> {log}"
+
+
+rule wikipse_supersense_probe:
+    input:
+        train=rules.wikipse_supersense_dataset.output.train,
+        test=rules.wikipse_supersense_dataset.output.test,
+        embeddings=WP.supersense_inputs().get("embeddings", []),
+    output:
+        f"{WP_RESULTS}/probes/supersense/table8.csv",
+    log:
+        "logs/wikipse_supersense_probe.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: WP.probe_threads()
+    resources:
+        **WP.resources("wikipse_public"),
+    params:
+        arguments=WP.supersense_probe_arguments(),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe wikipse supersense-probe --train {input.train} --test {input.test} "
+        "{params.arguments} --seed {params.seed} --scores {output} 2> {log}"
+
+
+rule wikipse_table8:
+    input:
+        scores=rules.wikipse_supersense_probe.output,
+        reference=REFERENCE / "wikipse/table8.csv",
+    output:
+        csv=f"{WP_TABLES}/table8.csv",
+        md=f"{WP_TABLES}/table8.md",
+    log:
+        "logs/wikipse_table8.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    shell:
+        "python -m reprobe wikipse table --table table8 --variant supersense "
+        "--reference {input.reference} --csv {output.csv} --md {output.md} {input.scores} "
         "2> {log}"

@@ -270,3 +270,23 @@ def extract_archive(
         raise
     log.info("%s: extracted %d files into %s", source, len(files), target)
     return files
+
+
+EXTRACTED = "extracted"  # the folder an archive source is unpacked into (data/raw/<source>/…)
+LISTED_MEMBERS = 40  # members named in the error for a missing one; the rest are counted
+
+
+def member_file(path: Path) -> Path:
+    """path itself when it exists; for a missing member of an unpacked archive, a SourceError
+    that lists the members the archive has (its config names a member it does not hold)."""
+    path = Path(path)
+    if path.exists():
+        return path
+    folder = next((p for p in path.parents if p.name == EXTRACTED), None)
+    if folder is None or not folder.is_dir():
+        raise SourceError(f"{path}: no such file")
+    members = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+    shown = ", ".join(members[:LISTED_MEMBERS])
+    more = f" and {len(members) - LISTED_MEMBERS} more" if len(members) > LISTED_MEMBERS else ""
+    raise SourceError(f"{path}: the archive unpacked in {folder} has no member "
+                      f"{path.relative_to(folder)}; it has {len(members)}: {shown}{more}")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from reprobe.wikipse.nlp_commands import register_nlp
 from reprobe.wikipse.probe_commands import register_probes
+from reprobe.wikipse.supersense_commands import register_supersense
 
 log = logging.getLogger("reprobe.wikipse")
 
@@ -135,6 +136,7 @@ def cmd_released(args: argparse.Namespace) -> None:
 
 def cmd_embed(args: argparse.Namespace) -> None:
     """Train SKIP or SSKIP vectors on a corpus; save them (memory-mappable KeyedVectors)."""
+    from reprobe.sources.extract import member_file
     from reprobe.wikipse.embed import train_embedding
     from reprobe.wikipse.sskip import SSkipConfig
     from reprobe.wikipse.vectors import save_vectors
@@ -142,20 +144,44 @@ def cmd_embed(args: argparse.Namespace) -> None:
     config = SSkipConfig(dim=args.dim, window=args.window, negative=args.negative,
                          epochs=args.epochs, min_count=args.min_count, alpha=args.alpha,
                          sample=args.sample, workers=args.workers, seed=args.seed)
-    vectors = train_embedding(args.model, Path(args.corpus), config,
+    vectors = train_embedding(args.model, member_file(Path(args.corpus)), config,
                               Path(args.wang2vec) if args.wang2vec else None)
     save_vectors(vectors, Path(args.output))
     log.info("%s on %s: %d vectors of %d dimensions", args.model, args.corpus, len(vectors),
              vectors.vector_size)
 
 
+def _aggregate_words(paths: list[Path]) -> dict[str, dict[str, int]]:
+    """word → {S-class: freq} to aggregate: a rebuilt words.parquet, or released-format files
+    (the authors' corpus and embeddings, weighted by the released counts; a word in two files
+    takes the first file's counts)."""
+    from reprobe.wikipse.dataset import read_dataset
+    from reprobe.wikipse.release import read_release
+
+    words: dict[str, dict[str, int]] = {}
+    for path in paths:
+        found = read_dataset(path) if path.suffix == ".parquet" else read_release(path)
+        words.update({w: c for w, c in found.items() if w not in words})
+    return words
+
+
+def cmd_import_vectors(args: argparse.Namespace) -> None:
+    """Someone else's trained vectors (the authors' bundle) as a vectors folder."""
+    from reprobe.embeddings.load import load_vectors as load_published
+    from reprobe.sources.extract import member_file
+    from reprobe.wikipse.vectors import save_vectors
+
+    vectors = load_published(member_file(Path(args.input)), args.format)
+    save_vectors(vectors, Path(args.output), {"source.txt": f"{args.input}\n"})
+    log.info("%s: %d vectors of %d dimensions", args.input, len(vectors), vectors.vector_size)
+
+
 def cmd_aggregate(args: argparse.Namespace) -> None:
     """unifΣ and wghtΣ of the dataset's words from word/S-class vectors."""
     from reprobe.wikipse.aggregate import aggregate
-    from reprobe.wikipse.dataset import read_dataset
     from reprobe.wikipse.vectors import load_vectors, save_vectors
 
-    words = read_dataset(Path(args.words))
+    words = _aggregate_words([Path(p) for p in args.words])
     senses = load_vectors(Path(args.sense_vectors))
     for kind, out in (("unif", args.unif), ("wght", args.wght)):
         vectors, counts = aggregate(words, senses, kind)
@@ -235,13 +261,22 @@ def _register_vectors(sub: argparse._SubParsersAction,
                        ("min-count", int), ("sample", float), ("alpha", float),
                        ("workers", int), ("seed", int)):
         embed.add_argument(f"--{name}", type=kind, required=True)
-    embed.add_argument("--wang2vec", default=None, help="train SSKIP with this wang2vec binary")
+    embed.add_argument("--wang2vec", default=None, help="train with this wang2vec binary")
 
     aggregate = add("aggregate", cmd_aggregate, sub)
-    aggregate.add_argument("--words", required=True, help="the dataset's words.parquet")
+    aggregate.add_argument("--words", nargs="+", required=True,
+                           help="the dataset's words.parquet, or released-format files")
     aggregate.add_argument("--sense-vectors", required=True, help="word/S-class vectors folder")
     aggregate.add_argument("--unif", required=True, help="unifΣ vectors folder")
     aggregate.add_argument("--wght", required=True, help="wghtΣ vectors folder")
+
+    imported = add("import-vectors", cmd_import_vectors, sub)
+    imported.add_argument("--input", required=True, help="a vectors file (a member of the "
+                                                         "unpacked bundle)")
+    imported.add_argument("--format", required=True,
+                          choices=["auto", "word2vec_txt", "word2vec_bin", "glove_txt",
+                                   "fasttext_vec", "fasttext_bin"])
+    imported.add_argument("--output", required=True, help="vectors folder (KeyedVectors)")
 
 
 def register(commands: argparse._SubParsersAction,
@@ -253,3 +288,4 @@ def register(commands: argparse._SubParsersAction,
     _register_vectors(sub, add)
     register_probes(sub, add)
     register_nlp(sub, add)
+    register_supersense(sub, add)

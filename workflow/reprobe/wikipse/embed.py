@@ -2,8 +2,9 @@
 
 "We use WANG2VEC (Ling et al., 2015) with negative sampling for training both models […]
 negatives=10, iterations=5, window=5." SKIP is gensim's skip-gram with negative sampling (the
-same model as wang2vec's `-type 1`); SSKIP is `reprobe.wikipse.sskip` (wang2vec's `-type 3`),
-or a wang2vec binary when `wikipse.embeddings.wang2vec` names one.
+same model as wang2vec's `-type 1`); SSKIP is `reprobe.wikipse.sskip` (wang2vec's `-type 3`).
+When `wikipse.embeddings.wang2vec` names a wang2vec binary, the models listed in
+`wikipse.embeddings.wang2vec_models` are trained with it instead (both, as the paper did).
 """
 
 from __future__ import annotations
@@ -44,12 +45,11 @@ def train_skip(corpus: Path, config: SSkipConfig) -> KeyedVectors:
 
 def train_embedding(model: str, corpus: Path, config: SSkipConfig,
                     wang2vec: Path | None = None, work: Path | None = None) -> KeyedVectors:
-    """The vectors of one model (skip, sskip) on one corpus."""
-    if model == "skip":
-        return train_skip(corpus, config)
-    if model == "sskip":
-        if wang2vec is not None:
-            out = (work or Path(corpus).parent) / f"{Path(corpus).stem}.wang2vec.txt"
-            return train_wang2vec(wang2vec, corpus, out, config)
-        return train_sskip(corpus, config)
-    raise ValueError(f"unknown embedding model {model!r}; use one of {MODELS}")
+    """The vectors of one model (skip, sskip) on one corpus: with the wang2vec binary when one
+    is given, else gensim (SKIP) or reprobe's own (SSKIP)."""
+    if model not in MODELS:
+        raise ValueError(f"unknown embedding model {model!r}; use one of {MODELS}")
+    if wang2vec is not None:
+        out = (work or Path(corpus).parent) / f"{Path(corpus).stem}.{model}.wang2vec.txt"
+        return train_wang2vec(wang2vec, corpus, out, config, model)
+    return train_skip(corpus, config) if model == "skip" else train_sskip(corpus, config)

@@ -25,12 +25,23 @@ TITLES = {
     "table5": "Table 5: the NLP tasks (accuracy %)",
     "table6": "Table 6: word similarity (Spearman) and analogy (accuracy)",
     "table7": "Table 7: the words most and least confidently predicted ambiguous",
+    "table8": "Table 8: accuracy (%) of ambiguity prediction on UKP's supersense dataset",
 }
 NOTES = {
     "rebuilt": "The rebuilt dataset and embeddings trained here; the paper's numbers are on "
                "its own corpus (full English Wikipedia).",
     "released": "The released train/test words, with the embeddings trained here (words "
                 "without a vector are left out; n says how many were probed).",
+    "authors_corpus": "The released train/test words, with embeddings trained here on the "
+                      "authors' own corpora (data.zip's corpus.txt and word_sclass/corpus.txt; "
+                      "unifΣ/wghtΣ weighted by the released counts); n: words probed.",
+    "supersense": "UKP's supersense-annotated Wikipedia (26 noun supersenses as S-classes, "
+                  "selected as WIKI-PSE's words are) with UKP's published embeddings; setting: "
+                  "L2-normalised vectors (yes) or raw (no); KNN votes by cosine either way; "
+                  "MAJORITY and FREQUENCY on the same words (n).",
+    "authors_embeddings": "The released train/test words, with the authors' own trained "
+                          "embeddings from data.zip (a word/S-class file gives unifΣ/wghtΣ, "
+                          "weighted by the released counts); n: words probed.",
 }
 AMBIGUITY_NOTES = {
     "authors": "Multi-class: more than one entry on the word's line, as the release counts its "
@@ -40,7 +51,8 @@ AMBIGUITY_NOTES = {
              "S-class\" (wikipse.probes.ambiguity: paper).",
 }
 METRICS = {"table2": ("LR", "KNN", "MLP"), "table3": ("LR", "KNN", "MLP"),
-           "table4": ("LR", "KNN", "MLP"), "table5": ("MC", "CR", "MR", "SUBJ", "MRPC"),
+           "table4": ("LR", "KNN", "MLP"), "table8": ("LR", "KNN", "MLP"),
+           "table5": ("MC", "CR", "MR", "SUBJ", "MRPC"),
            "table6": ("MEN", "MTurk", "RW", "SimLex999", "WS353", "Google", "MSR")}
 
 
@@ -87,8 +99,26 @@ def write_probe_table(table: str, scores: Sequence[Path], reference: Path, csv: 
     notes = [NOTES[variant]] if table != "table5" else [TABLE5_NOTE]
     if table == "table4" and ambiguity:
         notes.append(AMBIGUITY_NOTES[ambiguity])
-    title = TITLES[table] if table == "table5" else f"{TITLES[table]} ({variant})"
+    title = TITLES[table] if table in ("table5", "table8") else f"{TITLES[table]} ({variant})"
     write_table(frame, csv, md, title, view=view, notes=notes)
+
+
+def write_variants_table(table: str, scores: Mapping[str, Sequence[Path]], reference: Path,
+                         csv: Path, md: Path, ambiguity: str | None = None) -> None:
+    """Table 2 or 4 with every probed variant side by side (rebuild, released words, authors'
+    corpus, authors' embeddings): a column per variant and classifier, each beside the
+    paper's number."""
+    published = read_reference(reference, table)
+    frames = [probe_table(table, read_scores(paths), published).assign(variant=variant)
+              for variant, paths in scores.items()]
+    frame = tidy(pd.concat(frames, ignore_index=True))
+    order = [f"{variant} {metric}" for variant in scores for metric in METRICS[table]]
+    view = View(rows=("model", "setting"), columns=("variant", "metric"), order=tuple(order),
+                count_label="#test words")
+    notes = [f"{variant}: {NOTES[variant]}" for variant in scores]
+    if table == "table4" and ambiguity:
+        notes.append(AMBIGUITY_NOTES[ambiguity])
+    write_table(frame, csv, md, f"{TITLES[table]} (every variant)", view=view, notes=notes)
 
 
 def _load(path: Path) -> dict[str, np.ndarray]:
@@ -178,12 +208,14 @@ def similarity_rows(vectors: Mapping[str, Path], datasets: Mapping[str, Mapping[
         loaded = load_vectors(folder)
         for dataset, spec in datasets.items():
             if spec["kind"] in ANALOGY_LAYOUTS:
+                # Footnote 7's averaging is for §5.3's tasks only: plain words here.
                 found = analogy_accuracy(loaded, Path(spec["path"]),
-                                         layout=ANALOGY_LAYOUTS[spec["kind"]])
+                                         layout=ANALOGY_LAYOUTS[spec["kind"]], footnote7=False)
                 value, n = found["accuracy"], found["covered"]
             else:
                 found = similarity_scores(loaded, Path(spec["path"]),
-                                          strip_pos=spec["kind"] == "pairs_pos")
+                                          strip_pos=spec["kind"] == "pairs_pos",
+                                          footnote7=False)
                 value, n = found["spearman"], found["pairs"]
             rows.append(ScoreRow(PAPER, "table6", model, dim, dataset, round(float(value), 3),
                                  int(n)))
@@ -198,5 +230,6 @@ def write_similarity_table(vectors: Mapping[str, Path],
                                         read_reference(reference, "table6"), "table6"))
     view = View(rows=("model", "setting"), order=METRICS["table6"], count_label="#covered")
     write_table(frame, csv, md, TITLES["table6"], view=view, notes=[
-        "Pairs and questions whose words all have a vector (n); a word with and without @ "
-        "is the mean of both (the paper's footnote 7)."])
+        "Pairs and questions whose words all have a vector (n), each word its plain "
+        "lowercased token: footnote 7's averaging with the @-form is for §5.3's tasks "
+        "(Table 5) only."])

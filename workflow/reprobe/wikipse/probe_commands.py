@@ -159,6 +159,20 @@ def cmd_table(args: argparse.Namespace) -> None:
                       Path(args.csv), Path(args.md), args.variant, args.ambiguity)
 
 
+def cmd_variants(args: argparse.Namespace) -> None:
+    """Table 2 or 4 with every probed variant side by side."""
+    from reprobe.wikipse.part2_tables import write_variants_table
+
+    scores: dict[str, list[Path]] = {}
+    for item in args.scores:
+        variant, sep, path = item.partition("=")
+        if not sep:
+            raise SystemExit(f"reprobe wikipse variants: expected VARIANT=PATH, got {item!r}")
+        scores.setdefault(variant, []).append(Path(path))
+    write_variants_table(args.table, scores, Path(args.reference), Path(args.csv),
+                         Path(args.md), args.ambiguity)
+
+
 def cmd_analyses(args: argparse.Namespace) -> None:
     """Figures 3-6 and Table 7 from the probes' predictions (MLP) of one dimension."""
     from reprobe.wikipse.part2_tables import write_analyses
@@ -245,15 +259,27 @@ def register_probes(sub: argparse._SubParsersAction,
     baselines.add_argument("--scores", required=True, help="score rows (CSV)")
 
     table = add("table", cmd_table, sub)
-    table.add_argument("--table", choices=["table2", "table3", "table4", "table5"],
-                       required=True)
-    table.add_argument("--variant", choices=["rebuilt", "released"], required=True)
+    table.add_argument("--table", required=True,
+                       choices=["table2", "table3", "table4", "table5", "table8"])
+    table.add_argument("--variant", required=True, choices=["rebuilt", "released",
+                                                            "authors_corpus",
+                                                            "authors_embeddings",
+                                                            "supersense"])
     table.add_argument("--reference", required=True)
     table.add_argument("--ambiguity", choices=READINGS,
                        help="Table 4: the ambiguity reading the probes used (named in its notes)")
     table.add_argument("--csv", required=True)
     table.add_argument("--md", required=True)
     table.add_argument("scores", nargs="+", help="score files")
+
+    variants = add("variants", cmd_variants, sub)
+    variants.add_argument("--table", choices=["table2", "table4"], required=True)
+    variants.add_argument("--reference", required=True)
+    variants.add_argument("--ambiguity", choices=READINGS,
+                          help="Table 4: the ambiguity reading the probes used")
+    variants.add_argument("--csv", required=True)
+    variants.add_argument("--md", required=True)
+    variants.add_argument("scores", nargs="+", help="VARIANT=score file, every file of each")
 
     analyses = add("analyses", cmd_analyses, sub)
     _split_options(analyses, ambiguity=True)

@@ -392,22 +392,29 @@ def train_sskip(corpus: Path, config: SSkipConfig) -> KeyedVectors:
 # --- wang2vec ---------------------------------------------------------------------------------
 
 
-def wang2vec_command(binary: Path, corpus: Path, out: Path, config: SSkipConfig) -> list[str]:
-    """The wang2vec command line of structured skip-gram (-type 3) with config, text output."""
-    flags = {"-train": corpus, "-output": out, "-type": 3, "-size": config.dim,
+# wang2vec's -type of each model: 1 skip-gram, 3 structured skip-gram (Ling et al. 2015).
+WANG2VEC_TYPES = {"skip": 1, "sskip": 3}
+
+
+def wang2vec_command(binary: Path, corpus: Path, out: Path, config: SSkipConfig,
+                     model: str = "sskip") -> list[str]:
+    """The wang2vec command line of a model (SSKIP -type 3, SKIP -type 1), text output."""
+    flags = {"-train": corpus, "-output": out, "-type": WANG2VEC_TYPES[model],
+             "-size": config.dim,
              "-window": config.window, "-negative": config.negative, "-hs": 0, "-nce": 0,
              "-sample": config.sample, "-alpha": config.alpha, "-threads": config.workers,
              "-iter": config.epochs, "-min-count": config.min_count, "-binary": 0}
     return [str(binary), *(str(part) for flag, value in flags.items() for part in (flag, value))]
 
 
-def train_wang2vec(binary: Path, corpus: Path, out: Path, config: SSkipConfig) -> KeyedVectors:
-    """Run a wang2vec binary (structured skip-gram) and read its word2vec text output.
+def train_wang2vec(binary: Path, corpus: Path, out: Path, config: SSkipConfig,
+                   model: str = "sskip") -> KeyedVectors:
+    """Run a wang2vec binary (SSKIP or SKIP) and read its word2vec text output.
 
     Its vocabulary starts with the newline token `</s>`, and its file has no counts (gensim makes
     up descending ones); it takes no seed."""
-    command = wang2vec_command(binary, corpus, out, config)
-    log.info("SSKIP with wang2vec: %s", shlex.join(command))
+    command = wang2vec_command(binary, corpus, out, config, model)
+    log.info("%s with wang2vec: %s", model.upper(), shlex.join(command))
     done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           errors="replace")
     if done.returncode != 0:

@@ -9,21 +9,31 @@ from __future__ import annotations
 import json
 import shlex
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from types import SimpleNamespace
+from typing import Any
 
 from reprobe.errors import ConfigError
 from reprobe.resources import Scale, job_resources
+from reprobe.wikipse.task_targets import (
+    MODEL_NAMES,
+    MODELS,
+    PROBED,
+    RESULTS,
+    Read,
+    TaskTargets,
+)
 
 DATA = "data/processed/wikipse"
-MODELS = "data/models/wikipse"
 TABLES = "results/tables/wikipse"
 WIKI_DIR = "data/processed/wikipedia"
 CORPORA = ("word", "sclass")
 AGGREGATES = ("unif", "wght")
-RESULTS = "results/wikipse"
-# A probed embedding's kind and its row name in Tables 2 and 4.
-PROBED = {"word": "word", "wght": "wghtΣ", "unif": "unifΣ"}
-MODEL_NAMES = {"skip": "SKIP", "sskip": "SSKIP"}
+# Where each probed variant's vectors live: ours, trained on the authors' corpora, theirs.
+VECTOR_FOLDERS = {"rebuilt": MODELS, "released": MODELS,
+                  "authors_corpus": f"{MODELS}/authors_corpus",
+                  "authors_embeddings": f"{MODELS}/authors_embeddings"}
+# Table 3 compares the analysed model at one size, which the authors' bundle need not have.
+PUBLIC_VARIANTS = ("rebuilt", "released", "authors_corpus")
 ANALYSES = ("figure3a", "figure3b", "figure4", "figure5a", "figure5b", "figure6", "table7")
 SHARD_FILES = ("word.txt", "sclass.txt", "mentions.parquet", "tokens.parquet", "stats.json")
 # Memory (MB) and run time (minutes) per unit of configured data: a unit is one shard of the
@@ -43,13 +53,6 @@ SCALES = {"wikipse_freebase": Scale(1024, 27, 60, 5.4),
           "wikipse_similarity": Scale(1024, 27, 30, 0.2),
           "wikipse_analyses": Scale(1024, 58, 30, 0.2)}
 EMBEDDING_RULES = ("wikipse_embed", "wikipse_aggregate", "wikipse_probe")
-
-
-class Read(NamedTuple):
-    """One file a job reads: what Snakemake tracks, and the path the command is given."""
-
-    target: str
-    path: str
 
 
 def inside(path: str, member: str | None) -> str:
@@ -77,7 +80,35 @@ def aggregate_names(embeddings: Mapping[str, Any]) -> list[str]:
             for kind in AGGREGATES for dim in embeddings["dims"]]
 
 
-class WikiPseTargets:
+def dataset_variants(released: Mapping[str, Any], authors: Mapping[str, Any]) -> list[str]:
+    """The probed variants a config asks for: the rebuild always; the released words with our
+    embeddings, with embeddings trained on the authors' corpora, and with the authors' own
+    embeddings, where configured (the last two probe the released words, so need them)."""
+    has_released = {"train", "test"} <= set(released)
+    wanted = {"authors_corpus": "corpora" in authors,
+              "authors_embeddings": bool(authors.get("embeddings"))}
+    if any(wanted.values()) and not has_released:
+        raise ConfigError("wikipse.authors: needs wikipse.released.train and .test (the "
+                          "authors' corpus and embeddings are probed on the released words)")
+    return ["rebuilt", *(["released"] if has_released else []),
+            *(variant for variant, on in wanted.items() if on)]
+
+
+def authors_embedding_names(embeddings: Mapping[str, Any]) -> list[str]:
+    """What the authors' embeddings are probed as: a word file as itself, a word/S-class file
+    as its unifΣ and wghtΣ (`sskip-sclass-400` → `sskip-wght-400`, `sskip-unif-400`), in the
+    order of Tables 2 and 4 (model, word/wght/unif, dimension)."""
+    names = []
+    for name in embeddings:
+        model, corpus, dim = name.split("-")
+        names += [f"{model}-word-{dim}"] if corpus == "word" else [
+            f"{model}-{kind}-{dim}" for kind in AGGREGATES]
+    kinds = list(PROBED)
+    return sorted(names, key=lambda n: (n.split("-")[0], kinds.index(n.split("-")[1]),
+                                        int(n.split("-")[2])))
+
+
+class WikiPseTargets(TaskTargets):
     """The WIKI-PSE stage's inputs, parameters and target lists for one configuration."""
 
     def __init__(self, config: dict[str, Any], raw_target: Callable[[str], str],
@@ -96,15 +127,17 @@ class WikiPseTargets:
                          if {"train", "test"} & set(self.released) else [])]
         # Part 2 reads these; the default target builds them.
         self.outputs = [*(f"{MODELS}/{name}" for name in self.embeddings + self.aggregates)]
-        self.variants = ["rebuilt", *(["released"] if {"train", "test"} <= set(self.released)
-                                      else [])]
+        self.authors = wikipse["authors"]
+        self.variants = dataset_variants(self.released, self.authors)
         self.probed = [f"{model}-{kind}-{dim}" for model in wikipse["embeddings"]["models"]
                        for kind in PROBED for dim in wikipse["embeddings"]["dims"]]
         self.tables += [*(f"{TABLES}/{table}_{variant}.csv" for table in ("table2", "table4")
-                          for variant in self.variants),
+                          for variant in [*self.variants, *(
+                              ["variants"] if len(self.variants) > 1 else [])]),
                         *(f"{TABLES}/table3_{variant}.csv" for variant in self.variants
-                          if wikipse["public"]),
+                          if wikipse["public"] and variant in PUBLIC_VARIANTS),
                         *([f"{TABLES}/table6.csv"] if wikipse["similarity"] else []),
+                        *([f"{TABLES}/table8.csv"] if wikipse.get("supersense") else []),
                         *([f"{TABLES}/table5.csv"] if self.table5_scores() else []),
                         *(f"{TABLES}/{name}.csv" for name in ANALYSES)]
 
@@ -183,6 +216,10 @@ class WikiPseTargets:
         """What Snakemake tracks of the released train/test files."""
         return [read.target for read in self.released_reads().values()]
 
+    def released_words(self) -> list[str]:
+        """The released train and test files, when both are configured."""
+        return self.split_files("released") if {"train", "test"} <= set(self.released) else []
+
     def released_arguments(self) -> str:
         """`--released-<split> PATH` options, shell-quoted."""
         return shlex.join([part for split, read in self.released_reads().items()
@@ -203,7 +240,7 @@ class WikiPseTargets:
         arguments = ["--model", wildcards.wp_model, "--dim", wildcards.wp_dim]
         for key in ("window", "negative", "epochs", "min_count", "sample", "alpha", "workers"):
             arguments += [f"--{key.replace('_', '-')}", str(settings[key])]
-        if wildcards.wp_model == "sskip" and settings["wang2vec"]:
+        if settings["wang2vec"] and wildcards.wp_model in settings["wang2vec_models"]:
             arguments += ["--wang2vec", settings["wang2vec"]]
         return shlex.join(arguments)
 
@@ -214,14 +251,15 @@ class WikiPseTargets:
     # -- part 2: probes, tables, analyses -------------------------------------------------
 
     def split_files(self, variant: str) -> list[str]:
-        """The train and test files of one dataset variant (released format)."""
-        if variant == "released":
+        """The train and test files of one dataset variant (released format): every variant
+        but the rebuild probes the released words."""
+        if variant != "rebuilt":
             return [self.source(self.released[split]).path for split in ("train", "test")]
         return [f"{DATA}/dataset/{split}.tsv" for split in ("train", "test")]
 
     def split_inputs(self, wildcards: Any) -> list[str]:
         """What a probe or baseline job tracks of its dataset variant (and class list)."""
-        if wildcards.wp_variant == "released":
+        if wildcards.wp_variant != "rebuilt":
             return [self.source(self.released[split]).target for split in ("train", "test")
                     ] + self.class_order_file()
         return self.split_files("rebuilt")
@@ -262,8 +300,60 @@ class WikiPseTargets:
         variant = wildcards.wp_variant
         if wildcards.wp_table == "table3":
             return [f"{RESULTS}/probes/{variant}/public.csv"]
-        return [*(f"{RESULTS}/probes/{variant}/{name}.csv" for name in self.probed),
-                f"{RESULTS}/probes/{variant}/baselines.csv"]
+        # The baselines need only the words: every variant on the released words shares one.
+        words = "rebuilt" if variant == "rebuilt" else "released"
+        return [*(f"{RESULTS}/probes/{variant}/{name}.csv" for name in self.probed_in(variant)),
+                f"{RESULTS}/probes/{words}/baselines.csv"]
+
+    def variants_scores(self, wildcards: Any) -> list[str]:
+        """Every score file of every variant of Table 2 or 4."""
+        return [path for variant in self.variants for path in self.probe_scores(
+            SimpleNamespace(wp_variant=variant, wp_table=wildcards.wp_table))]
+
+    def variants_arguments(self, wildcards: Any) -> str:
+        """`VARIANT=PATH` of every score file of Table 2 or 4, shell-quoted."""
+        return shlex.join(f"{variant}={path}" for variant in self.variants
+                          for path in self.probe_scores(
+                              SimpleNamespace(wp_variant=variant, wp_table=wildcards.wp_table)))
+
+    def probed_in(self, variant: str) -> list[str]:
+        """The embeddings a variant probes: ours (trained here or on the authors' corpora), or
+        the authors' own as configured."""
+        if variant == "authors_embeddings":
+            return authors_embedding_names(self.authors["embeddings"])
+        return self.probed
+
+    def probe_vectors(self, wildcards: Any) -> str:
+        """The vectors folder one probe job reads."""
+        return (f"{VECTOR_FOLDERS[wildcards.wp_variant]}/"
+                f"{wildcards.wp_model}-{wildcards.wp_kind}-{wildcards.wp_dim}")
+
+    def authors_corpus(self, wildcards: Any) -> Read:
+        """The authors' word or word/S-class corpus (a member of their bundle)."""
+        return self.source(self.authors["corpora"][wildcards.wp_corpus])
+
+    def authors_corpus_target(self, wildcards: Any) -> str:
+        """What an embedding job on the authors' corpus tracks."""
+        return self.authors_corpus(wildcards).target
+
+    def authors_corpus_path(self, wildcards: Any) -> str:
+        """The authors' corpus file an embedding job trains on."""
+        return self.authors_corpus(wildcards).path
+
+    def authors_embedding(self, wildcards: Any) -> tuple[Read, str]:
+        """One of the authors' embedding files and its format."""
+        spec = self.authors["embeddings"][
+            f"{wildcards.wp_model}-{wildcards.wp_corpus}-{wildcards.wp_dim}"]
+        return self.source(spec), spec["format"]
+
+    def authors_embedding_target(self, wildcards: Any) -> str:
+        """What the import of one of the authors' embeddings tracks."""
+        return self.authors_embedding(wildcards)[0].target
+
+    def authors_embedding_arguments(self, wildcards: Any) -> str:
+        """`reprobe wikipse import-vectors` options of one of the authors' embeddings."""
+        read, fmt = self.authors_embedding(wildcards)
+        return shlex.join(["--input", read.path, "--format", fmt])
 
     def analysis_predictions(self) -> dict[str, str]:
         """Series → predictions of the analysed model at its largest dimension (rebuilt)."""
@@ -285,53 +375,24 @@ class WikiPseTargets:
         """What Table 3's job tracks: the split files, the public embeddings, our vectors."""
         return [*self.split_inputs(wildcards),
                 *(self.raw_target(spec["source"]) for spec in self.wp["public"].values()),
-                *self.public_ours().values()]
+                *self.public_ours(wildcards.wp_variant).values()]
 
-    def public_ours(self) -> dict[str, str]:
-        """`SSKIP word 300` → folder: the analysed model's three kinds at its largest size."""
+    def public_ours(self, variant: str = "rebuilt") -> dict[str, str]:
+        """`SSKIP word 300` → folder: the analysed model's three kinds at one size (public_dim,
+        else the largest), trained here or on the authors' corpora."""
         model = self.wp["probes"]["analysis_model"]
         dim = self.wp["probes"]["public_dim"] or max(self.wp["embeddings"]["dims"])
-        return {f"{MODEL_NAMES[model]} {PROBED[kind]} {dim}": f"{MODELS}/{model}-{kind}-{dim}"
-                for kind in PROBED}
+        return {f"{MODEL_NAMES[model]} {PROBED[kind]} {dim}":
+                f"{VECTOR_FOLDERS[variant]}/{model}-{kind}-{dim}" for kind in PROBED}
 
     def public_arguments(self, wildcards: Any) -> str:
         """`reprobe wikipse public` arguments, shell-quoted."""
         public = [f"{name}={self.source(spec).path}:{spec['format']}"
                   for name, spec in self.wp["public"].items()]
-        ours = [f"{name}={path}" for name, path in self.public_ours().items()]
+        ours = [f"{name}={path}"
+                for name, path in self.public_ours(wildcards.wp_variant).items()]
         return shlex.join([*shlex.split(self.split_arguments(wildcards)), "--public", *public,
                            "--ours", *ours, *self.classifier_arguments()])
-
-    def nlp_ours(self) -> dict[str, str]:
-        """Table 5's rows of ours (`word`, `wghtΣ`, `unifΣ`) → the vectors folder."""
-        model = self.wp["probes"]["analysis_model"]
-        dim = max(self.wp["embeddings"]["dims"])
-        return {PROBED[kind]: f"{MODELS}/{model}-{kind}-{dim}" for kind in PROBED}
-
-    def nlp_inputs(self) -> list[str]:
-        """What the Table 5 job tracks: the task files, our vectors, the public embeddings."""
-        return self._table5_inputs([spec for task in self.wp["senteval"]["tasks"].values()
-                                    for spec in task.values()])
-
-    def _table5_inputs(self, task_files: list[Mapping[str, Any]]) -> list[str]:
-        """A task's files, our vectors and the public embeddings, once each."""
-        files = [self.raw_target(spec["source"]) for spec in task_files]
-        public = [self.raw_target(spec["source"]) for spec in self.wp["public"].values()]
-        return list(dict.fromkeys([*files, *self.nlp_ours().values(), *public]))
-
-    def table5_embeddings(self) -> list[str]:
-        """`--ours ROW=FOLDER … --public NAME=PATH:FORMAT …`: Table 5's rows."""
-        public = [f"{name}={self.source(spec).path}:{spec['format']}"
-                  for name, spec in self.wp["public"].items()]
-        return ["--ours", *(f"{k}={v}" for k, v in self.nlp_ours().items()),
-                *(["--public", *public] if public else [])]
-
-    def nlp_arguments(self) -> str:
-        """`reprobe wikipse nlp` arguments, shell-quoted."""
-        tasks = {task: {role: self.source(spec).path for role, spec in files.items()}
-                 for task, files in self.wp["senteval"]["tasks"].items()}
-        return shlex.join(["--tasks", json.dumps(tasks), "--folds",
-                           str(self.wp["senteval"]["folds"]), *self.table5_embeddings()])
 
     def resources(self, rule: str) -> dict[str, Any]:
         """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the configured data."""
@@ -339,35 +400,6 @@ class WikiPseTargets:
         if rule in EMBEDDING_RULES:
             units *= max(self.wp["embeddings"]["dims"]) / 100
         return job_resources(SCALES[rule], units)
-
-    def table5_scores(self) -> list[str]:
-        """Table 5's score files: the sentence tasks' and MC's, those the config asks for."""
-        return [*([f"{RESULTS}/nlp.csv"] if self.wp["senteval"]["tasks"] else []),
-                *([f"{RESULTS}/mc.csv"] if self.wp.get("mention_typing") else [])]
-
-    def mc_inputs(self) -> list[str]:
-        """What the MC job tracks: the FIGER splits, our vectors, the public embeddings (none
-        when MC is not configured)."""
-        if not self.wp.get("mention_typing"):
-            return []
-        return self._table5_inputs(list(self.wp["mention_typing"]["files"].values()))
-
-    def mc_arguments(self) -> str:
-        """`reprobe wikipse mc` arguments, shell-quoted (empty when MC is not configured)."""
-        typing = self.wp.get("mention_typing")
-        if not typing:
-            return ""
-        splits = [f"--{split}={self.source(typing['files'][split]).path}"
-                  for split in ("train", "dev", "test")]
-        return shlex.join([*splits, "--context", str(typing["context"]),
-                           *(["--lowercase"] if typing["lowercase"] else []),
-                           "--settings", json.dumps(typing["typer"], sort_keys=True),
-                           *self.table5_embeddings()])
-
-    def mc_gpus(self) -> int:
-        """GPUs the MC job asks the cluster for: one when the typer trains on `cuda`."""
-        typing = self.wp.get("mention_typing") or {}
-        return int(str((typing.get("typer") or {}).get("device", "cpu")).startswith("cuda"))
 
     def analysis_outputs(self) -> list[str]:
         """Figures 3-6 (CSV and PNG each) and Table 7 (CSV and Markdown)."""
@@ -378,21 +410,3 @@ class WikiPseTargets:
     def probe_threads(self) -> int:
         """Processes of a probe job (the per-class classifiers in parallel)."""
         return int(self.wp["probes"]["n_jobs"])
-
-    def similarity_vectors(self) -> dict[str, str]:
-        """`SKIP 100` → the word vectors folder, for Table 6."""
-        settings = self.wp["embeddings"]
-        return {f"{MODEL_NAMES[model]} {dim}": f"{MODELS}/{model}-word-{dim}"
-                for model in settings["models"] for dim in settings["dims"]}
-
-    def similarity_inputs(self) -> list[str]:
-        """What the Table 6 job tracks: the datasets' sources and the word vectors."""
-        return [*(self.raw_target(spec["source"]) for spec in self.wp["similarity"].values()),
-                *self.similarity_vectors().values()]
-
-    def similarity_arguments(self) -> str:
-        """`--datasets JSON` and `MODEL DIM=PATH` arguments of Table 6, shell-quoted."""
-        datasets = {name: {"path": self.source(spec).path, "kind": spec["kind"]}
-                    for name, spec in self.wp["similarity"].items()}
-        return shlex.join(["--datasets", json.dumps(datasets),
-                           *(f"{k}={v}" for k, v in self.similarity_vectors().items())])

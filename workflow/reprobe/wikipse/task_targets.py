@@ -1,0 +1,137 @@
+"""What Table 5's NLP tasks, Table 6's similarity sets and Table 8's supersense probes read:
+the part of `WikiPseTargets` beyond the S-class and ambiguity probes."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+MODELS = "data/models/wikipse"
+RESULTS = "results/wikipse"
+# A probed embedding's kind and its row name in Tables 2 and 4.
+PROBED = {"word": "word", "wght": "wghtΣ", "unif": "unifΣ"}
+MODEL_NAMES = {"skip": "SKIP", "sskip": "SSKIP"}
+
+
+class Read(NamedTuple):
+    """One file a job reads: what Snakemake tracks, and the path the command is given."""
+
+    target: str
+    path: str
+
+
+class TaskTargets:
+    """Inputs and arguments of Tables 5, 6 and 8, for `WikiPseTargets` (which sets `wp`,
+    `raw_target` and `source`, and the analysed model's folders)."""
+
+    wp: dict[str, Any]
+    raw_target: Callable[[str], str]
+    source: Callable[[Mapping[str, Any]], Read]
+    classifier_arguments: Callable[[], list[str]]
+
+    def nlp_ours(self) -> dict[str, str]:
+        """Table 5's rows of ours (`word`, `wghtΣ`, `unifΣ`) → the vectors folder."""
+        model = self.wp["probes"]["analysis_model"]
+        dim = max(self.wp["embeddings"]["dims"])
+        return {PROBED[kind]: f"{MODELS}/{model}-{kind}-{dim}" for kind in PROBED}
+
+    def nlp_inputs(self) -> list[str]:
+        """What the Table 5 job tracks: the task files, our vectors, the public embeddings."""
+        return self._table5_inputs([spec for task in self.wp["senteval"]["tasks"].values()
+                                    for spec in task.values()])
+
+    def _table5_inputs(self, task_files: list[Mapping[str, Any]]) -> list[str]:
+        """A task's files, our vectors and the public embeddings, once each."""
+        files = [self.raw_target(spec["source"]) for spec in task_files]
+        public = [self.raw_target(spec["source"]) for spec in self.wp["public"].values()]
+        return list(dict.fromkeys([*files, *self.nlp_ours().values(), *public]))
+
+    def table5_embeddings(self) -> list[str]:
+        """`--ours ROW=FOLDER … --public NAME=PATH:FORMAT …`: Table 5's rows."""
+        public = [f"{name}={self.source(spec).path}:{spec['format']}"
+                  for name, spec in self.wp["public"].items()]
+        return ["--ours", *(f"{k}={v}" for k, v in self.nlp_ours().items()),
+                *(["--public", *public] if public else [])]
+
+    def nlp_arguments(self) -> str:
+        """`reprobe wikipse nlp` arguments, shell-quoted."""
+        tasks = {task: {role: self.source(spec).path for role, spec in files.items()}
+                 for task, files in self.wp["senteval"]["tasks"].items()}
+        return shlex.join(["--tasks", json.dumps(tasks), "--folds",
+                           str(self.wp["senteval"]["folds"]), *self.table5_embeddings()])
+
+    def table5_scores(self) -> list[str]:
+        """Table 5's score files: the sentence tasks' and MC's, those the config asks for."""
+        return [*([f"{RESULTS}/nlp.csv"] if self.wp["senteval"]["tasks"] else []),
+                *([f"{RESULTS}/mc.csv"] if self.wp.get("mention_typing") else [])]
+
+    def mc_inputs(self) -> list[str]:
+        """What the MC job tracks: the FIGER splits, our vectors, the public embeddings (none
+        when MC is not configured)."""
+        if not self.wp.get("mention_typing"):
+            return []
+        return self._table5_inputs(list(self.wp["mention_typing"]["files"].values()))
+
+    def mc_arguments(self) -> str:
+        """`reprobe wikipse mc` arguments, shell-quoted (empty when MC is not configured)."""
+        typing = self.wp.get("mention_typing")
+        if not typing:
+            return ""
+        splits = [f"--{split}={self.source(typing['files'][split]).path}"
+                  for split in ("train", "dev", "test")]
+        return shlex.join([*splits, "--context", str(typing["context"]),
+                           *(["--lowercase"] if typing["lowercase"] else []),
+                           "--settings", json.dumps(typing["typer"], sort_keys=True),
+                           *self.table5_embeddings()])
+
+    def mc_gpus(self) -> int:
+        """GPUs the MC job asks the cluster for: one when the typer trains on `cuda`."""
+        typing = self.wp.get("mention_typing") or {}
+        return int(str((typing.get("typer") or {}).get("device", "cpu")).startswith("cuda"))
+
+    def similarity_vectors(self) -> dict[str, str]:
+        """`SKIP 100` → the word vectors folder, for Table 6."""
+        settings = self.wp["embeddings"]
+        return {f"{MODEL_NAMES[model]} {dim}": f"{MODELS}/{model}-word-{dim}"
+                for model in settings["models"] for dim in settings["dims"]}
+
+    def similarity_inputs(self) -> list[str]:
+        """What the Table 6 job tracks: the datasets' sources and the word vectors."""
+        return [*(self.raw_target(spec["source"]) for spec in self.wp["similarity"].values()),
+                *self.similarity_vectors().values()]
+
+    def similarity_arguments(self) -> str:
+        """`--datasets JSON` and `MODEL DIM=PATH` arguments of Table 6, shell-quoted."""
+        datasets = {name: {"path": self.source(spec).path, "kind": spec["kind"]}
+                    for name, spec in self.wp["similarity"].items()}
+        return shlex.join(["--datasets", json.dumps(datasets),
+                           *(f"{k}={v}" for k, v in self.similarity_vectors().items())])
+
+    def supersense_inputs(self) -> dict[str, str]:
+        """What Table 8's jobs track of the config: the corpus folder and the embeddings."""
+        if not self.wp.get("supersense"):
+            return {}
+        return {name: self.source(self.wp["supersense"][name]).target
+                for name in ("corpus", "embeddings")}
+
+    def supersense_dataset_arguments(self) -> str:
+        """`reprobe wikipse supersense-dataset` options: the corpus and the selection."""
+        settings = self.wp.get("supersense")
+        if not settings:
+            return ""
+        arguments = ["--corpus", self.source(settings["corpus"]).path,
+                     "--min-frequency", str(settings["min_frequency"])]
+        for key, value in settings["selection"].items():
+            if value is not None:
+                arguments += [f"--{key.replace('_', '-')}", str(value)]
+        return shlex.join(arguments)
+
+    def supersense_probe_arguments(self) -> str:
+        """`reprobe wikipse supersense-probe` options: the embeddings and the classifiers."""
+        spec = (self.wp.get("supersense") or {}).get("embeddings")
+        if not spec:
+            return ""
+        return shlex.join(["--vectors", self.source(spec).path, "--format", spec["format"],
+                           *self.classifier_arguments()])
