@@ -39,7 +39,9 @@ def rule_names() -> set[str]:
     """Every rule of the workflow."""
     text = "".join(path.read_text(encoding="utf-8")
                    for path in (REPO / "workflow/rules").glob("*.smk"))
-    return set(re.findall(r"^(?:rule|checkpoint) (\w+):", text, flags=re.M))
+    # A rule made from another (`use rule a as b with:`) is a rule of its own.
+    return set(re.findall(r"^(?:rule|checkpoint) (\w+):", text, flags=re.M)) | set(
+        re.findall(r"^use rule \w+ as (\w+) with:", text, flags=re.M))
 
 
 def test_every_top_level_key_of_the_cluster_profile_is_explained() -> None:
@@ -82,6 +84,10 @@ def local_rules() -> set[str]:
                 names |= set(re.findall(r"^    (\w+),", block, flags=re.M))
             elif re.search(r"^    localrule: True", block, flags=re.M):
                 names.add(re.match(r"rule (\w+):", block).group(1))
+        # `use rule a as b with:` keeps a's localrule.
+        for base, name in re.findall(r"^use rule (\w+) as (\w+) with:", text, flags=re.M):
+            if base in names:
+                names.add(name)
     return names
 
 

@@ -146,6 +146,34 @@ def test_the_authors_variants_probe_the_released_words_with_their_vectors() -> N
     assert len(targets.variants_scores(SimpleNamespace(wp_table="table4"))) == len(pairs)
 
 
+def test_the_authors_corpus_gets_tables_5_to_7_and_the_figures() -> None:
+    settings = authors_config(**BUNDLE)
+    settings["wikipse"]["senteval"]["tasks"] = {"MR": {"pos": {"source": "p"},
+                                                       "neg": {"source": "n"}}}
+    targets = WikiPseTargets(settings, raw_target, ["0000"])
+    names = {Path(t).name for t in targets.tables}
+    assert {"table5_authors_corpus.csv", "table6_authors_corpus.csv",
+            "table7_authors_corpus.csv", "figure3a_authors_corpus.csv"} <= names
+    assert f"{TABLES}/figure6_authors_corpus.png" in targets.analysis_outputs("authors_corpus")
+    # Its vectors, the released words (checked against the class list), its own predictions.
+    analyses = shlex.split(targets.analysis_arguments("authors_corpus"))
+    assert analyses[analyses.index("--train") + 1] == raw_target("train")
+    assert analyses[analyses.index("--suffix") + 1] == "_authors_corpus"
+    assert "SSKIP unifΣ=results/wikipse/probes/authors_corpus/sskip-unif-16.npz" in analyses
+    assert targets.analysis_word_vectors("authors_corpus") == \
+        f"{MODELS}/authors_corpus/sskip-word-16"
+    assert targets.table5_scores("authors_corpus") == ["results/wikipse/nlp_authors_corpus.csv"]
+    # The public embeddings are Table 5's rows beside the rebuild only.
+    assert "--public" in targets.nlp_arguments()
+    assert "--public" not in targets.nlp_arguments("authors_corpus")
+    similarity = shlex.split(targets.similarity_arguments("authors_corpus"))
+    assert similarity[-1] == f"SSKIP 16={MODELS}/authors_corpus/sskip-word-16"
+    # Without the authors' corpus there is nothing to read for it.
+    plain = WikiPseTargets(part2_config(), raw_target, ["0000"])
+    assert plain.analysis_inputs("authors_corpus") == []
+    assert not any("authors_corpus" in t for t in plain.tables)
+
+
 def test_the_authors_variants_need_the_released_words() -> None:
     settings = authors_config(**BUNDLE)
     del settings["wikipse"]["released"]["train"]
@@ -210,7 +238,9 @@ def test_probe_jobs_read_their_variant_and_name_their_row() -> None:
     assert targets.analysis_predictions()["SSKIP wghtΣ"].endswith("rebuilt/sskip-wght-16.npz")
     assert targets.similarity_vectors() == {"SKIP 16": f"{MODELS}/skip-word-16",
                                             "SSKIP 16": f"{MODELS}/sskip-word-16"}
-    assert json.loads(shlex.split(targets.similarity_arguments())[1]) == {
+    arguments = shlex.split(targets.similarity_arguments())
+    assert arguments[:2] == ["--variant", "rebuilt"]
+    assert json.loads(arguments[arguments.index("--datasets") + 1]) == {
         "WS353": {"path": raw_target("ws"), "kind": "pairs"}}
 
 

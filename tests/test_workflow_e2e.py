@@ -342,6 +342,13 @@ def test_default_run_builds_the_wikipse_resource(default_run):
     ran = theirs[pd.to_numeric(theirs["value"], errors="coerce").notna()]
     assert {"SSKIP word", "SSKIP wghtΣ", "SSKIP unifΣ", "random"} <= set(ran["model"])
     assert (pd.to_numeric(ran["n"]) > 0).all()
+    # The authors' corpus has the rebuild's other tables and figures too.
+    for name in ("table3", "table5", "table6", "table7"):
+        assert (tables / f"{name}_authors_corpus.md").stat().st_size > 0, name
+    assert (tables / "figure6_authors_corpus.png").read_bytes()[:4] == b"\x89PNG"
+    side = pd.read_csv(tables / "table4_variants.csv")
+    assert set(side["variant"]) == {"rebuilt", "released", "authors_corpus",
+                                    "authors_embeddings"}
     # Table 8: a balanced selection (MAJORITY 50), every row on the same words.
     table8 = pd.read_csv(tables / "table8.csv", keep_default_na=False)
     assert table8.loc[table8["model"] == "MAJORITY", "value"].tolist() == [50.0]

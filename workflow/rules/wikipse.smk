@@ -467,8 +467,10 @@ rule wikipse_table5:
     resources:
         mem_mb=2048,
         runtime=10,
+    params:
+        variant="rebuilt",
     shell:
-        "python -m reprobe wikipse table --table table5 --variant rebuilt "
+        "python -m reprobe wikipse table --table table5 --variant {params.variant} "
         "--reference {input.reference} --csv {output.csv} --md {output.md} {input.scores} "
         "2> {log}"
 
@@ -496,9 +498,7 @@ rule wikipse_similarity:
 
 rule wikipse_analyses:
     input:
-        predictions=list(WP.analysis_predictions().values()),
-        splits=WP.split_files("rebuilt"),
-        vectors=WP.analysis_word_vectors(),
+        WP.analysis_inputs(),
     output:
         WP.analysis_outputs(),
     log:
@@ -511,13 +511,77 @@ rule wikipse_analyses:
     resources:
         **WP.resources("wikipse_analyses"),
     params:
-        predictions=WP.analysis_arguments(),
-        ambiguity=WP.ambiguity_argument(),
+        arguments=WP.analysis_arguments(),
+        vectors=WP.analysis_word_vectors(),
         out=lambda wildcards, output: Path(output[0]).parent,
     shell:
-        "python -m reprobe wikipse analyses --train {input.splits[0]} --test {input.splits[1]} "
-        "{params.ambiguity} --word-vectors {input.vectors} --output-dir {params.out} {params.predictions} "
-        "2> {log}"
+        "python -m reprobe wikipse analyses --word-vectors {params.vectors} "
+        "--output-dir {params.out} {params.arguments} 2> {log}"
+
+
+# Tables 5-7 and Figures 3-6 once more for embeddings trained on the authors' corpus, on the
+# released words (files named `…_authors_corpus`).
+use rule wikipse_nlp as wikipse_nlp_authors with:
+    input:
+        WP.nlp_inputs("authors_corpus"),
+    output:
+        f"{WP_RESULTS}/nlp_authors_corpus.csv",
+    log:
+        "logs/wikipse_nlp_authors_corpus.log",
+    params:
+        arguments=WP.nlp_arguments("authors_corpus"),
+        seed=config["seed"],
+
+
+use rule wikipse_mc as wikipse_mc_authors with:
+    input:
+        WP.mc_inputs("authors_corpus"),
+    output:
+        f"{WP_RESULTS}/mc_authors_corpus.csv",
+    log:
+        "logs/wikipse_mc_authors_corpus.log",
+    params:
+        arguments=WP.mc_arguments("authors_corpus"),
+        seed=config["seed"],
+
+
+use rule wikipse_table5 as wikipse_table5_authors with:
+    input:
+        scores=WP.table5_scores("authors_corpus"),
+        reference=REFERENCE / "wikipse/table5.csv",
+    output:
+        csv=f"{WP_TABLES}/table5_authors_corpus.csv",
+        md=f"{WP_TABLES}/table5_authors_corpus.md",
+    log:
+        "logs/wikipse_table5_authors_corpus.log",
+    params:
+        variant="authors_corpus",
+
+
+use rule wikipse_similarity as wikipse_similarity_authors with:
+    input:
+        WP.similarity_inputs("authors_corpus"),
+        reference=REFERENCE / "wikipse/table6.csv",
+    output:
+        csv=f"{WP_TABLES}/table6_authors_corpus.csv",
+        md=f"{WP_TABLES}/table6_authors_corpus.md",
+    log:
+        "logs/wikipse_similarity_authors_corpus.log",
+    params:
+        arguments=WP.similarity_arguments("authors_corpus"),
+
+
+use rule wikipse_analyses as wikipse_analyses_authors with:
+    input:
+        WP.analysis_inputs("authors_corpus"),
+    output:
+        WP.analysis_outputs("authors_corpus"),
+    log:
+        "logs/wikipse_analyses_authors_corpus.log",
+    params:
+        arguments=WP.analysis_arguments("authors_corpus"),
+        vectors=WP.analysis_word_vectors("authors_corpus"),
+        out=lambda wildcards, output: Path(output[0]).parent,
 
 
 # Table 8 (Appendix D): UKP's supersense-annotated Wikipedia and embeddings.

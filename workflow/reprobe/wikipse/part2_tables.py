@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reprobe.scores import NO_SCORE, ScoreRow, read_scores, score_frame
+from reprobe.scores import NO_SCORE, NOT_CONFIGURED, ScoreRow, read_scores, score_frame
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
@@ -49,6 +49,12 @@ AMBIGUITY_NOTES = {
                "authors; a class listed twice counts twice).",
     "paper": "Multi-class: more than one distinct S-class, §3's \"those with more than one "
              "S-class\" (wikipse.probes.ambiguity: paper).",
+}
+# Whose embeddings a variant's Tables 5 and 6 score (they do not probe the dataset's words).
+EMBEDDING_NOTES = {
+    "authors_corpus": "SKIP and SSKIP trained here on the authors' own corpora (data.zip's "
+                      "corpus.txt and word_sclass/corpus.txt); unifΣ/wghtΣ weighted by the "
+                      "released counts.",
 }
 METRICS = {"table2": ("LR", "KNN", "MLP"), "table3": ("LR", "KNN", "MLP"),
            "table4": ("LR", "KNN", "MLP"), "table8": ("LR", "KNN", "MLP"),
@@ -94,12 +100,17 @@ def write_probe_table(table: str, scores: Sequence[Path], reference: Path, csv: 
         frame.loc[ran, "value"] = NO_SHARED_WORD
     if table == "table5":
         frame.loc[frame["value"] == NOT_AT_SIZE, "value"] = "NA (task not in this config)"
+        if variant != "rebuilt":
+            # The public embeddings' rows are the rebuild's table's; they do not change.
+            frame.loc[frame["value"] == NOT_CONFIGURED, "value"] = "NA (public: see table5.csv)"
     count = "#test sentences (MC: mentions)" if table == "table5" else "#test words"
     view = View(rows=("model", "setting"), order=METRICS[table], count_label=count)
-    notes = [NOTES[variant]] if table != "table5" else [TABLE5_NOTE]
+    notes = [NOTES[variant]] if table != "table5" else [
+        TABLE5_NOTE, *([] if variant == "rebuilt" else [EMBEDDING_NOTES[variant]])]
     if table == "table4" and ambiguity:
         notes.append(AMBIGUITY_NOTES[ambiguity])
-    title = TITLES[table] if table in ("table5", "table8") else f"{TITLES[table]} ({variant})"
+    plain = table == "table8" or (table == "table5" and variant == "rebuilt")
+    title = TITLES[table] if plain else f"{TITLES[table]} ({variant})"
     write_table(frame, csv, md, title, view=view, notes=notes)
 
 
@@ -128,9 +139,11 @@ def _load(path: Path) -> dict[str, np.ndarray]:
 
 
 def write_analyses(predictions: Mapping[str, Path], train: Split, test: Split,
-                   word_vectors: Path, out: Path, classifier: str, reading: str) -> None:
-    """Figures 3a/3b/5a/5b (one line per embedding), 4, 6 and Table 7, into out; Figure 4's
-    FREQUENCY learns the ambiguity labels of the given reading, as the probes did."""
+                   word_vectors: Path, out: Path, classifier: str, reading: str,
+                   suffix: str = "") -> None:
+    """Figures 3a/3b/5a/5b (one line per embedding), 4, 6 and Table 7, into out (each file
+    name ending in suffix, e.g. `figure3a_authors_corpus.png`); Figure 4's FREQUENCY learns
+    the ambiguity labels of the given reading, as the probes did."""
     from reprobe.wikipse.probes import (
         ambiguity_labels,
         features,
@@ -154,13 +167,13 @@ def write_analyses(predictions: Mapping[str, Path], train: Split, test: Split,
         frames = {series: factor(list(s["words"]), list(s["classes"]), data, s["y_true"],
                                  s[f"y_pred_{classifier}"]) for series, s in saved.items()}
         plot_levels(frames, "level", "recall", f"Recall ({classifier}) by {xlabel}", xlabel,
-                    "recall", out / f"{name}.csv", out / f"{name}.png")
+                    "recall", out / f"{name}{suffix}.csv", out / f"{name}{suffix}.png")
     frames = {series: analyses.recall_by_typicality(
         list(s["words"]), list(s["classes"]), data, s["y_true"], s[f"y_pred_{classifier}"],
         _aligned(compatibility, classes, list(s["classes"])))
         for series, s in saved.items()}
     plot_levels(frames, "level", "recall", f"Recall ({classifier}) by typicality", "typicality",
-                "recall", out / "figure5b.csv", out / "figure5b.png")
+                "recall", out / f"figure5b{suffix}.csv", out / f"figure5b{suffix}.png")
     first = next(iter(saved.values()))
     words = list(first["words"])
     frequency = word_frequency(data)
@@ -173,7 +186,8 @@ def write_analyses(predictions: Mapping[str, Path], train: Split, test: Split,
                  "FREQUENCY": analyses.accuracy_by_class_count(words, data, first["a_true"],
                                                                freq_pred)},
                 "level", "accuracy", "Ambiguity accuracy by number of S-classes",
-                "number of S-classes", "accuracy (%)", out / "figure4.csv", out / "figure4.png")
+                "number of S-classes", "accuracy (%)", out / f"figure4{suffix}.csv",
+                out / f"figure4{suffix}.png")
     vectors = load_vectors(word_vectors)
     everything = list(data)
     matrix, kept = features(everything, vectors)
@@ -181,10 +195,11 @@ def write_analyses(predictions: Mapping[str, Path], train: Split, test: Split,
     plot_levels({word_series: analyses.neighbour_diversity(kept_words, data, matrix)},
                 "level", "unique_classes", "Unique S-classes among the 5 nearest neighbours of "
                 "two-class words", "dominance level (minor class)", "unique S-classes",
-                out / "figure6.csv", out / "figure6.png")
+                out / f"figure6{suffix}.csv", out / f"figure6{suffix}.png")
     examples = analyses.ambiguity_examples(words, data, frequency,
                                            first[f"a_proba_{classifier}"])
-    write_table(examples, out / "table7.csv", out / "table7.md", TITLES["table7"], notes=[
+    title = TITLES["table7"] + (f" ({suffix.lstrip('_')})" if suffix else "")
+    write_table(examples, out / f"table7{suffix}.csv", out / f"table7{suffix}.md", title, notes=[
         f"{word_series}, {classifier}: likelihood of being ambiguous; frequency: the word's "
         "mentions in the corpus (the sum of its class frequencies)."])
 
@@ -224,12 +239,14 @@ def similarity_rows(vectors: Mapping[str, Path], datasets: Mapping[str, Mapping[
 
 def write_similarity_table(vectors: Mapping[str, Path],
                            datasets: Mapping[str, Mapping[str, str]], reference: Path,
-                           csv: Path, md: Path) -> None:
-    """Table 6 beside the paper's numbers."""
+                           csv: Path, md: Path, variant: str = "rebuilt") -> None:
+    """Table 6 beside the paper's numbers (the rebuild's embeddings, or another variant's,
+    named in the title)."""
     frame = tidy(compare_with_reference(score_frame(similarity_rows(vectors, datasets)),
                                         read_reference(reference, "table6"), "table6"))
     view = View(rows=("model", "setting"), order=METRICS["table6"], count_label="#covered")
-    write_table(frame, csv, md, TITLES["table6"], view=view, notes=[
+    title = TITLES["table6"] + ("" if variant == "rebuilt" else f" ({variant})")
+    write_table(frame, csv, md, title, view=view, notes=[
         "Pairs and questions whose words all have a vector (n), each word its plain "
         "lowercased token: footnote 7's averaging with the @-form is for §5.3's tasks "
-        "(Table 5) only."])
+        "(Table 5) only.", *([] if variant == "rebuilt" else [EMBEDDING_NOTES[variant]])])

@@ -181,7 +181,7 @@ def cmd_analyses(args: argparse.Namespace) -> None:
     train, test = _splits(args)
     write_analyses({k: Path(v) for k, v in predictions.items()}, train, test,
                    Path(args.word_vectors), Path(args.output_dir), args.classifier,
-                   args.ambiguity)
+                   args.ambiguity, args.suffix)
 
 
 def cmd_similarity(args: argparse.Namespace) -> None:
@@ -191,7 +191,7 @@ def cmd_similarity(args: argparse.Namespace) -> None:
     vectors = named_arguments(args.vectors)
     datasets = json.loads(args.datasets)
     write_similarity_table({k: Path(v) for k, v in vectors.items()}, datasets,
-                           Path(args.reference), Path(args.csv), Path(args.md))
+                           Path(args.reference), Path(args.csv), Path(args.md), args.variant)
 
 
 def cmd_public(args: argparse.Namespace) -> None:
@@ -286,6 +286,9 @@ def register_probes(sub: argparse._SubParsersAction,
     analyses.add_argument("--word-vectors", required=True, help="word vectors (Figure 6)")
     analyses.add_argument("--classifier", default="MLP", help="whose predictions (paper MLP)")
     analyses.add_argument("--output-dir", required=True, help="figures and Table 7 go here")
+    analyses.add_argument("--suffix", default="",
+                          help="ends each file name (`_authors_corpus`: figure3a_authors_corpus"
+                               ".png); none for the rebuild")
     analyses.add_argument("predictions", nargs="+", help="SERIES=predictions.npz")
 
     public = add("public", cmd_public, sub)
@@ -302,6 +305,9 @@ def register_probes(sub: argparse._SubParsersAction,
                             help='JSON {name: {"path": …, "kind": KIND}}, KIND one of '
                                  "pairs, pairs_pos, analogy, msr_analogy")
     similarity.add_argument("--reference", required=True)
+    similarity.add_argument("--variant", default="rebuilt",
+                            choices=["rebuilt", "authors_corpus"],
+                            help="whose embeddings (named in the title when not the rebuild)")
     similarity.add_argument("--csv", required=True)
     similarity.add_argument("--md", required=True)
     similarity.add_argument("vectors", nargs="+", help="MODEL DIM=vectors folder")

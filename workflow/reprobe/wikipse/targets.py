@@ -19,8 +19,10 @@ from reprobe.wikipse.task_targets import (
     MODELS,
     PROBED,
     RESULTS,
+    VECTOR_FOLDERS,
     Read,
     TaskTargets,
+    variant_suffix,
 )
 
 DATA = "data/processed/wikipse"
@@ -28,10 +30,6 @@ TABLES = "results/tables/wikipse"
 WIKI_DIR = "data/processed/wikipedia"
 CORPORA = ("word", "sclass")
 AGGREGATES = ("unif", "wght")
-# Where each probed variant's vectors live: ours, trained on the authors' corpora, theirs.
-VECTOR_FOLDERS = {"rebuilt": MODELS, "released": MODELS,
-                  "authors_corpus": f"{MODELS}/authors_corpus",
-                  "authors_embeddings": f"{MODELS}/authors_embeddings"}
 # Table 3 compares the analysed model at one size, which the authors' bundle need not have.
 PUBLIC_VARIANTS = ("rebuilt", "released", "authors_corpus")
 ANALYSES = ("figure3a", "figure3b", "figure4", "figure5a", "figure5b", "figure6", "table7")
@@ -140,6 +138,12 @@ class WikiPseTargets(TaskTargets):
                         *([f"{TABLES}/table8.csv"] if wikipse.get("supersense") else []),
                         *([f"{TABLES}/table5.csv"] if self.table5_scores() else []),
                         *(f"{TABLES}/{name}.csv" for name in ANALYSES)]
+        # The authors' corpus gets the rebuild's other tables too (Tables 5-7, Figures 3-6).
+        if "authors_corpus" in self.variants:
+            self.tables += [
+                *([f"{TABLES}/table5_authors_corpus.csv"] if self.table5_scores() else []),
+                *([f"{TABLES}/table6_authors_corpus.csv"] if wikipse["similarity"] else []),
+                *(f"{TABLES}/{name}_authors_corpus.csv" for name in ANALYSES)]
 
     def source(self, spec: Mapping[str, Any]) -> Read:
         """An input of the config: its source's file or folder (and the member inside)."""
@@ -355,21 +359,36 @@ class WikiPseTargets(TaskTargets):
         read, fmt = self.authors_embedding(wildcards)
         return shlex.join(["--input", read.path, "--format", fmt])
 
-    def analysis_predictions(self) -> dict[str, str]:
-        """Series → predictions of the analysed model at its largest dimension (rebuilt)."""
+    def analysis_predictions(self, variant: str = "rebuilt") -> dict[str, str]:
+        """Series → predictions of the analysed model at its largest dimension."""
         model = self.wp["probes"]["analysis_model"]
         dim = max(self.wp["embeddings"]["dims"])
         return {f"{MODEL_NAMES[model]} {PROBED[kind]}":
-                f"{RESULTS}/probes/rebuilt/{model}-{kind}-{dim}.npz" for kind in PROBED}
+                f"{RESULTS}/probes/{variant}/{model}-{kind}-{dim}.npz" for kind in PROBED}
 
-    def analysis_arguments(self) -> str:
-        """`SERIES=PATH` arguments of the analyses, shell-quoted."""
-        return shlex.join(f"{k}={v}" for k, v in self.analysis_predictions().items())
+    def analysis_arguments(self, variant: str = "rebuilt") -> str:
+        """`SERIES=PATH` arguments of the analyses, and the variant's train and test files
+        and ambiguity reading, shell-quoted."""
+        if variant not in self.variants:
+            return ""
+        splits = shlex.split(self.split_arguments(SimpleNamespace(wp_variant=variant)))
+        return shlex.join([*splits, *shlex.split(self.ambiguity_argument()),
+                           "--suffix", variant_suffix(variant),
+                           *(f"{k}={v}" for k, v in self.analysis_predictions(variant).items())])
 
-    def analysis_word_vectors(self) -> str:
+    def analysis_inputs(self, variant: str = "rebuilt") -> list[str]:
+        """What the analyses job tracks: the predictions, the splits and the word vectors
+        (nothing for a variant the config does not ask for)."""
+        if variant not in self.variants:
+            return []
+        return [*self.analysis_predictions(variant).values(),
+                *self.split_inputs(SimpleNamespace(wp_variant=variant)),
+                self.analysis_word_vectors(variant)]
+
+    def analysis_word_vectors(self, variant: str = "rebuilt") -> str:
         """The word vectors Figure 6 searches neighbours in."""
         model = self.wp["probes"]["analysis_model"]
-        return f"{MODELS}/{model}-word-{max(self.wp['embeddings']['dims'])}"
+        return f"{VECTOR_FOLDERS[variant]}/{model}-word-{max(self.wp['embeddings']['dims'])}"
 
     def public_inputs(self, wildcards: Any) -> list[str]:
         """What Table 3's job tracks: the split files, the public embeddings, our vectors."""
@@ -401,11 +420,12 @@ class WikiPseTargets(TaskTargets):
             units *= max(self.wp["embeddings"]["dims"]) / 100
         return job_resources(SCALES[rule], units)
 
-    def analysis_outputs(self) -> list[str]:
-        """Figures 3-6 (CSV and PNG each) and Table 7 (CSV and Markdown)."""
+    def analysis_outputs(self, variant: str = "rebuilt") -> list[str]:
+        """Figures 3-6 (CSV and PNG each) and Table 7 (CSV and Markdown) of a variant."""
         figures = [name for name in ANALYSES if name.startswith("figure")]
-        return [*(f"{TABLES}/{name}.{ext}" for name in figures for ext in ("csv", "png")),
-                f"{TABLES}/table7.csv", f"{TABLES}/table7.md"]
+        suffix = variant_suffix(variant)
+        return [*(f"{TABLES}/{name}{suffix}.{ext}" for name in figures for ext in ("csv", "png")),
+                f"{TABLES}/table7{suffix}.csv", f"{TABLES}/table7{suffix}.md"]
 
     def probe_threads(self) -> int:
         """Processes of a probe job (the per-class classifiers in parallel)."""

@@ -13,6 +13,15 @@ RESULTS = "results/wikipse"
 # A probed embedding's kind and its row name in Tables 2 and 4.
 PROBED = {"word": "word", "wght": "wghtΣ", "unif": "unifΣ"}
 MODEL_NAMES = {"skip": "SKIP", "sskip": "SSKIP"}
+# Where each probed variant's vectors live: ours, trained on the authors' corpora, theirs.
+VECTOR_FOLDERS = {"rebuilt": MODELS, "released": MODELS,
+                  "authors_corpus": f"{MODELS}/authors_corpus",
+                  "authors_embeddings": f"{MODELS}/authors_embeddings"}
+
+
+def variant_suffix(variant: str) -> str:
+    """A file-name suffix per variant: none for the rebuild (its files keep their names)."""
+    return "" if variant == "rebuilt" else f"_{variant}"
 
 
 class Read(NamedTuple):
@@ -31,50 +40,59 @@ class TaskTargets:
     source: Callable[[Mapping[str, Any]], Read]
     classifier_arguments: Callable[[], list[str]]
 
-    def nlp_ours(self) -> dict[str, str]:
-        """Table 5's rows of ours (`word`, `wghtΣ`, `unifΣ`) → the vectors folder."""
+    def nlp_ours(self, variant: str = "rebuilt") -> dict[str, str]:
+        """Table 5's rows of ours (`word`, `wghtΣ`, `unifΣ`) → the vectors folder: the analysed
+        model at its largest size, trained here or on the authors' corpora."""
         model = self.wp["probes"]["analysis_model"]
         dim = max(self.wp["embeddings"]["dims"])
-        return {PROBED[kind]: f"{MODELS}/{model}-{kind}-{dim}" for kind in PROBED}
+        return {PROBED[kind]: f"{VECTOR_FOLDERS[variant]}/{model}-{kind}-{dim}"
+                for kind in PROBED}
 
-    def nlp_inputs(self) -> list[str]:
+    def nlp_inputs(self, variant: str = "rebuilt") -> list[str]:
         """What the Table 5 job tracks: the task files, our vectors, the public embeddings."""
         return self._table5_inputs([spec for task in self.wp["senteval"]["tasks"].values()
-                                    for spec in task.values()])
+                                    for spec in task.values()], variant)
 
-    def _table5_inputs(self, task_files: list[Mapping[str, Any]]) -> list[str]:
+    def _public_rows(self, variant: str) -> dict[str, Any]:
+        """The public embeddings of Table 5: beside the rebuild only (the authors' corpus
+        variant compares its own rows; the public ones do not change)."""
+        return self.wp["public"] if variant == "rebuilt" else {}
+
+    def _table5_inputs(self, task_files: list[Mapping[str, Any]], variant: str) -> list[str]:
         """A task's files, our vectors and the public embeddings, once each."""
         files = [self.raw_target(spec["source"]) for spec in task_files]
-        public = [self.raw_target(spec["source"]) for spec in self.wp["public"].values()]
-        return list(dict.fromkeys([*files, *self.nlp_ours().values(), *public]))
+        public = [self.raw_target(spec["source"]) for spec in self._public_rows(variant).values()]
+        return list(dict.fromkeys([*files, *self.nlp_ours(variant).values(), *public]))
 
-    def table5_embeddings(self) -> list[str]:
+    def table5_embeddings(self, variant: str = "rebuilt") -> list[str]:
         """`--ours ROW=FOLDER … --public NAME=PATH:FORMAT …`: Table 5's rows."""
         public = [f"{name}={self.source(spec).path}:{spec['format']}"
-                  for name, spec in self.wp["public"].items()]
-        return ["--ours", *(f"{k}={v}" for k, v in self.nlp_ours().items()),
+                  for name, spec in self._public_rows(variant).items()]
+        return ["--ours", *(f"{k}={v}" for k, v in self.nlp_ours(variant).items()),
                 *(["--public", *public] if public else [])]
 
-    def nlp_arguments(self) -> str:
+    def nlp_arguments(self, variant: str = "rebuilt") -> str:
         """`reprobe wikipse nlp` arguments, shell-quoted."""
         tasks = {task: {role: self.source(spec).path for role, spec in files.items()}
                  for task, files in self.wp["senteval"]["tasks"].items()}
         return shlex.join(["--tasks", json.dumps(tasks), "--folds",
-                           str(self.wp["senteval"]["folds"]), *self.table5_embeddings()])
+                           str(self.wp["senteval"]["folds"]),
+                           *self.table5_embeddings(variant)])
 
-    def table5_scores(self) -> list[str]:
+    def table5_scores(self, variant: str = "rebuilt") -> list[str]:
         """Table 5's score files: the sentence tasks' and MC's, those the config asks for."""
-        return [*([f"{RESULTS}/nlp.csv"] if self.wp["senteval"]["tasks"] else []),
-                *([f"{RESULTS}/mc.csv"] if self.wp.get("mention_typing") else [])]
+        suffix = variant_suffix(variant)
+        return [*([f"{RESULTS}/nlp{suffix}.csv"] if self.wp["senteval"]["tasks"] else []),
+                *([f"{RESULTS}/mc{suffix}.csv"] if self.wp.get("mention_typing") else [])]
 
-    def mc_inputs(self) -> list[str]:
+    def mc_inputs(self, variant: str = "rebuilt") -> list[str]:
         """What the MC job tracks: the FIGER splits, our vectors, the public embeddings (none
         when MC is not configured)."""
         if not self.wp.get("mention_typing"):
             return []
-        return self._table5_inputs(list(self.wp["mention_typing"]["files"].values()))
+        return self._table5_inputs(list(self.wp["mention_typing"]["files"].values()), variant)
 
-    def mc_arguments(self) -> str:
+    def mc_arguments(self, variant: str = "rebuilt") -> str:
         """`reprobe wikipse mc` arguments, shell-quoted (empty when MC is not configured)."""
         typing = self.wp.get("mention_typing")
         if not typing:
@@ -84,30 +102,30 @@ class TaskTargets:
         return shlex.join([*splits, "--context", str(typing["context"]),
                            *(["--lowercase"] if typing["lowercase"] else []),
                            "--settings", json.dumps(typing["typer"], sort_keys=True),
-                           *self.table5_embeddings()])
+                           *self.table5_embeddings(variant)])
 
     def mc_gpus(self) -> int:
         """GPUs the MC job asks the cluster for: one when the typer trains on `cuda`."""
         typing = self.wp.get("mention_typing") or {}
         return int(str((typing.get("typer") or {}).get("device", "cpu")).startswith("cuda"))
 
-    def similarity_vectors(self) -> dict[str, str]:
+    def similarity_vectors(self, variant: str = "rebuilt") -> dict[str, str]:
         """`SKIP 100` → the word vectors folder, for Table 6."""
         settings = self.wp["embeddings"]
-        return {f"{MODEL_NAMES[model]} {dim}": f"{MODELS}/{model}-word-{dim}"
+        return {f"{MODEL_NAMES[model]} {dim}": f"{VECTOR_FOLDERS[variant]}/{model}-word-{dim}"
                 for model in settings["models"] for dim in settings["dims"]}
 
-    def similarity_inputs(self) -> list[str]:
+    def similarity_inputs(self, variant: str = "rebuilt") -> list[str]:
         """What the Table 6 job tracks: the datasets' sources and the word vectors."""
         return [*(self.raw_target(spec["source"]) for spec in self.wp["similarity"].values()),
-                *self.similarity_vectors().values()]
+                *self.similarity_vectors(variant).values()]
 
-    def similarity_arguments(self) -> str:
+    def similarity_arguments(self, variant: str = "rebuilt") -> str:
         """`--datasets JSON` and `MODEL DIM=PATH` arguments of Table 6, shell-quoted."""
         datasets = {name: {"path": self.source(spec).path, "kind": spec["kind"]}
                     for name, spec in self.wp["similarity"].items()}
-        return shlex.join(["--datasets", json.dumps(datasets),
-                           *(f"{k}={v}" for k, v in self.similarity_vectors().items())])
+        return shlex.join(["--variant", variant, "--datasets", json.dumps(datasets),
+                           *(f"{k}={v}" for k, v in self.similarity_vectors(variant).items())])
 
     def supersense_inputs(self) -> dict[str, str]:
         """What Table 8's jobs track of the config: the corpus folder and the embeddings."""
