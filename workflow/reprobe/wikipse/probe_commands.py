@@ -1,5 +1,5 @@
-"""`reprobe wikipse probe | baselines | table | analyses | public | similarity`: WIKI-PSE part 2
-steps (Table 5's in nlp_commands)."""
+"""`reprobe wikipse probe | baselines | table | variants | analyses | public | similarity`:
+WIKI-PSE part 2 steps (Table 5's in nlp_commands, Table 8's in supersense_commands)."""
 
 from __future__ import annotations
 
@@ -161,13 +161,14 @@ def cmd_table(args: argparse.Namespace) -> None:
 
 def cmd_variants(args: argparse.Namespace) -> None:
     """Table 2 or 4 with every probed variant side by side."""
+    from reprobe.errors import ReprobeError
     from reprobe.wikipse.part2_tables import write_variants_table
 
     scores: dict[str, list[Path]] = {}
     for item in args.scores:
         variant, sep, path = item.partition("=")
         if not sep:
-            raise SystemExit(f"reprobe wikipse variants: expected VARIANT=PATH, got {item!r}")
+            raise ReprobeError(f"reprobe wikipse variants: expected VARIANT=PATH, got {item!r}")
         scores.setdefault(variant, []).append(Path(path))
     write_variants_table(args.table, scores, Path(args.reference), Path(args.csv),
                          Path(args.md), args.ambiguity)

@@ -86,6 +86,7 @@ def summed(entries: Iterable[tuple[str, int]]) -> dict[str, int]:
 def iter_entries(path: Path, known: Collection[str] | None = None
                  ) -> Iterator[tuple[int, str, list[tuple[str, int]]]]:
     """(line number, word, its entries) of each line of a file in the released format."""
+    known = None if known is None else frozenset(known)
     with Path(path).open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, start=1):
             line = line.rstrip("\r\n")
