@@ -170,8 +170,22 @@ def test_the_authors_corpus_gets_tables_5_to_7_and_the_figures() -> None:
     assert similarity[-1] == f"SSKIP 16={MODELS}/authors_corpus/sskip-word-16"
     # Without the authors' corpus there is nothing to read for it.
     plain = WikiPseTargets(part2_config(), raw_target, ["0000"])
-    assert plain.analysis_inputs("authors_corpus") == []
+    assert plain.analysis_inputs("authors_corpus") == {}
     assert not any("authors_corpus" in t for t in plain.tables)
+
+
+def test_the_authors_corpus_may_train_fewer_models_and_sizes() -> None:
+    targets = WikiPseTargets(authors_config(**BUNDLE, models=["sskip"], dims=[8]), raw_target,
+                             ["0000"])
+    assert targets.probed_in("authors_corpus") == ["sskip-word-8", "sskip-wght-8",
+                                                   "sskip-unif-8"]
+    assert targets.probed_in("released") == targets.probed  # the rebuild's sizes: 16
+    assert targets.analysis_word_vectors("authors_corpus") == \
+        f"{MODELS}/authors_corpus/sskip-word-8"
+    assert list(targets.public_ours("authors_corpus").values())[0] == \
+        f"{MODELS}/authors_corpus/sskip-word-8"
+    with pytest.raises(ConfigError, match="wikipse.authors.models: needs sskip"):
+        WikiPseTargets(authors_config(**BUNDLE, models=["skip"]), raw_target, ["0000"])
 
 
 def test_the_authors_variants_need_the_released_words() -> None:

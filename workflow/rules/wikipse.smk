@@ -229,7 +229,9 @@ rule wikipse_authors_vectors:
     input:
         WP.authors_embedding_target,
     output:
-        directory(f"{WP_MODELS}/authors_embeddings/{{wp_model}}-{{wp_corpus}}-{{wp_dim}}"),
+        directory(
+            f"{WP_MODELS}/authors_embeddings/{{wp_model}}-{{wp_corpus}}-{{wp_dim}}"
+        ),
     log:
         "logs/wikipse_authors_vectors/{wp_model}-{wp_corpus}-{wp_dim}.log",
     conda:
@@ -498,7 +500,7 @@ rule wikipse_similarity:
 
 rule wikipse_analyses:
     input:
-        WP.analysis_inputs(),
+        **WP.analysis_inputs(),
     output:
         WP.analysis_outputs(),
     log:
@@ -512,10 +514,9 @@ rule wikipse_analyses:
         **WP.resources("wikipse_analyses"),
     params:
         arguments=WP.analysis_arguments(),
-        vectors=WP.analysis_word_vectors(),
         out=lambda wildcards, output: Path(output[0]).parent,
     shell:
-        "python -m reprobe wikipse analyses --word-vectors {params.vectors} "
+        "python -m reprobe wikipse analyses --word-vectors {input.vectors} "
         "--output-dir {params.out} {params.arguments} 2> {log}"
 
 
@@ -573,14 +574,13 @@ use rule wikipse_similarity as wikipse_similarity_authors with:
 
 use rule wikipse_analyses as wikipse_analyses_authors with:
     input:
-        WP.analysis_inputs("authors_corpus"),
+        **WP.analysis_inputs("authors_corpus"),
     output:
         WP.analysis_outputs("authors_corpus"),
     log:
         "logs/wikipse_analyses_authors_corpus.log",
     params:
         arguments=WP.analysis_arguments("authors_corpus"),
-        vectors=WP.analysis_word_vectors("authors_corpus"),
         out=lambda wildcards, output: Path(output[0]).parent,
 
 

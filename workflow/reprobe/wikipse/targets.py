@@ -78,7 +78,8 @@ def aggregate_names(embeddings: Mapping[str, Any]) -> list[str]:
             for kind in AGGREGATES for dim in embeddings["dims"]]
 
 
-def dataset_variants(released: Mapping[str, Any], authors: Mapping[str, Any]) -> list[str]:
+def dataset_variants(released: Mapping[str, Any], authors: Mapping[str, Any],
+                     analysis_model: str) -> list[str]:
     """The probed variants a config asks for: the rebuild always; the released words with our
     embeddings, with embeddings trained on the authors' corpora, and with the authors' own
     embeddings, where configured (the last two probe the released words, so need them)."""
@@ -88,6 +89,10 @@ def dataset_variants(released: Mapping[str, Any], authors: Mapping[str, Any]) ->
     if any(wanted.values()) and not has_released:
         raise ConfigError("wikipse.authors: needs wikipse.released.train and .test (the "
                           "authors' corpus and embeddings are probed on the released words)")
+    analysed = authors.get("models")
+    if wanted["authors_corpus"] and analysed and analysis_model not in analysed:
+        raise ConfigError(f"wikipse.authors.models: needs {analysis_model} "
+                          "(probes.analysis_model), whose vectors Tables 3, 5 and 7 read")
     return ["rebuilt", *(["released"] if has_released else []),
             *(variant for variant, on in wanted.items() if on)]
 
@@ -126,7 +131,8 @@ class WikiPseTargets(TaskTargets):
         # Part 2 reads these; the default target builds them.
         self.outputs = [*(f"{MODELS}/{name}" for name in self.embeddings + self.aggregates)]
         self.authors = wikipse["authors"]
-        self.variants = dataset_variants(self.released, self.authors)
+        self.variants = dataset_variants(self.released, self.authors,
+                                         wikipse["probes"]["analysis_model"])
         self.probed = [f"{model}-{kind}-{dim}" for model in wikipse["embeddings"]["models"]
                        for kind in PROBED for dim in wikipse["embeddings"]["dims"]]
         self.tables += [*(f"{TABLES}/{table}_{variant}.csv" for table in ("table2", "table4")
@@ -325,7 +331,8 @@ class WikiPseTargets(TaskTargets):
         the authors' own as configured."""
         if variant == "authors_embeddings":
             return authors_embedding_names(self.authors["embeddings"])
-        return self.probed
+        models, dims = self.trained(variant)
+        return [f"{model}-{kind}-{dim}" for model in models for kind in PROBED for dim in dims]
 
     def probe_vectors(self, wildcards: Any) -> str:
         """The vectors folder one probe job reads."""
@@ -362,7 +369,7 @@ class WikiPseTargets(TaskTargets):
     def analysis_predictions(self, variant: str = "rebuilt") -> dict[str, str]:
         """Series → predictions of the analysed model at its largest dimension."""
         model = self.wp["probes"]["analysis_model"]
-        dim = max(self.wp["embeddings"]["dims"])
+        dim = max(self.trained(variant)[1])
         return {f"{MODEL_NAMES[model]} {PROBED[kind]}":
                 f"{RESULTS}/probes/{variant}/{model}-{kind}-{dim}.npz" for kind in PROBED}
 
@@ -376,19 +383,19 @@ class WikiPseTargets(TaskTargets):
                            "--suffix", variant_suffix(variant),
                            *(f"{k}={v}" for k, v in self.analysis_predictions(variant).items())])
 
-    def analysis_inputs(self, variant: str = "rebuilt") -> list[str]:
+    def analysis_inputs(self, variant: str = "rebuilt") -> dict[str, Any]:
         """What the analyses job tracks: the predictions, the splits and the word vectors
         (nothing for a variant the config does not ask for)."""
         if variant not in self.variants:
-            return []
-        return [*self.analysis_predictions(variant).values(),
-                *self.split_inputs(SimpleNamespace(wp_variant=variant)),
-                self.analysis_word_vectors(variant)]
+            return {}
+        return {"predictions": list(self.analysis_predictions(variant).values()),
+                "splits": self.split_inputs(SimpleNamespace(wp_variant=variant)),
+                "vectors": self.analysis_word_vectors(variant)}
 
     def analysis_word_vectors(self, variant: str = "rebuilt") -> str:
         """The word vectors Figure 6 searches neighbours in."""
         model = self.wp["probes"]["analysis_model"]
-        return f"{VECTOR_FOLDERS[variant]}/{model}-word-{max(self.wp['embeddings']['dims'])}"
+        return f"{VECTOR_FOLDERS[variant]}/{model}-word-{max(self.trained(variant)[1])}"
 
     def public_inputs(self, wildcards: Any) -> list[str]:
         """What Table 3's job tracks: the split files, the public embeddings, our vectors."""
@@ -400,7 +407,9 @@ class WikiPseTargets(TaskTargets):
         """`SSKIP word 300` → folder: the analysed model's three kinds at one size (public_dim,
         else the largest), trained here or on the authors' corpora."""
         model = self.wp["probes"]["analysis_model"]
-        dim = self.wp["probes"]["public_dim"] or max(self.wp["embeddings"]["dims"])
+        dims = self.trained(variant)[1]
+        wanted = self.wp["probes"]["public_dim"]
+        dim = wanted if wanted in dims else max(dims)
         return {f"{MODEL_NAMES[model]} {PROBED[kind]} {dim}":
                 f"{VECTOR_FOLDERS[variant]}/{model}-{kind}-{dim}" for kind in PROBED}
 

@@ -40,11 +40,20 @@ class TaskTargets:
     source: Callable[[Mapping[str, Any]], Read]
     classifier_arguments: Callable[[], list[str]]
 
+    def trained(self, variant: str = "rebuilt") -> tuple[list[str], list[int]]:
+        """The models and dimensions of a variant's trained embeddings: the rebuild's
+        (wikipse.embeddings), or for the authors' corpus those wikipse.authors names, if any."""
+        settings, authors = self.wp["embeddings"], self.wp.get("authors") or {}
+        if variant == "authors_corpus":
+            return (authors.get("models") or settings["models"],
+                    authors.get("dims") or settings["dims"])
+        return settings["models"], settings["dims"]
+
     def nlp_ours(self, variant: str = "rebuilt") -> dict[str, str]:
         """Table 5's rows of ours (`word`, `wghtΣ`, `unifΣ`) → the vectors folder: the analysed
         model at its largest size, trained here or on the authors' corpora."""
         model = self.wp["probes"]["analysis_model"]
-        dim = max(self.wp["embeddings"]["dims"])
+        dim = max(self.trained(variant)[1])
         return {PROBED[kind]: f"{VECTOR_FOLDERS[variant]}/{model}-{kind}-{dim}"
                 for kind in PROBED}
 
@@ -111,9 +120,9 @@ class TaskTargets:
 
     def similarity_vectors(self, variant: str = "rebuilt") -> dict[str, str]:
         """`SKIP 100` → the word vectors folder, for Table 6."""
-        settings = self.wp["embeddings"]
+        models, dims = self.trained(variant)
         return {f"{MODEL_NAMES[model]} {dim}": f"{VECTOR_FOLDERS[variant]}/{model}-word-{dim}"
-                for model in settings["models"] for dim in settings["dims"]}
+                for model in models for dim in dims}
 
     def similarity_inputs(self, variant: str = "rebuilt") -> list[str]:
         """What the Table 6 job tracks: the datasets' sources and the word vectors."""
