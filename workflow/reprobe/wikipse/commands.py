@@ -192,6 +192,8 @@ def cmd_aggregate(args: argparse.Namespace) -> None:
 def _register_data(sub: argparse._SubParsersAction,
                    add: Callable[..., argparse.ArgumentParser]) -> None:
     """Typing, corpora and the dataset."""
+    from reprobe.wikipse.dataset import add_selection_options
+
     freebase = add("freebase", cmd_freebase, sub)
     freebase.add_argument("--dump", required=True, help="Freebase RDF dump (.gz)")
     freebase.add_argument("--figer-map", required=True, help="FIGER's types.map")
@@ -230,12 +232,7 @@ def _register_data(sub: argparse._SubParsersAction,
 
     dataset = add("dataset", cmd_dataset, sub)
     dataset.add_argument("--corpus-dir", required=True, help="the gathered corpus folder")
-    dataset.add_argument("--min-frequency", type=int, required=True, help="paper 20")
-    dataset.add_argument("--single-per-split", type=int, default=None,
-                         help="single-class words per split (default: as many as multi-class)")
-    dataset.add_argument("--multi-per-split", type=int, default=None,
-                         help="multi-class words per split (default: half of them)")
-    dataset.add_argument("--seed", type=int, required=True)
+    add_selection_options(dataset)
     dataset.add_argument("--output-dir", required=True,
                          help="train.tsv, test.tsv (released format), words.parquet, card.json")
     dataset.add_argument("--reference", required=True, help="the paper's statistics")

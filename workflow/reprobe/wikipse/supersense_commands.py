@@ -65,17 +65,12 @@ def register_supersense(sub: argparse._SubParsersAction,
                         add: Callable[..., argparse.ArgumentParser]) -> None:
     """The Table 8 steps."""
     from reprobe.embeddings.load import FORMATS
+    from reprobe.wikipse.dataset import add_selection_options
 
     dataset = add("supersense-dataset", cmd_supersense_dataset, sub)
     dataset.add_argument("--corpus", required=True,
                          help="the unpacked supertextwiki folder (every file under it is read)")
-    dataset.add_argument("--min-frequency", type=int, required=True,
-                         help="annotated noun tokens a word needs")
-    dataset.add_argument("--single-per-split", type=int, default=None,
-                         help="single-class words per split (unset: as many as multi-class)")
-    dataset.add_argument("--multi-per-split", type=int, default=None,
-                         help="multi-class words per split (unset: half of them)")
-    dataset.add_argument("--seed", type=int, required=True)
+    add_selection_options(dataset)
     dataset.add_argument("--output-dir", required=True,
                          help="train.tsv, test.tsv (released format) and card.json")
 
