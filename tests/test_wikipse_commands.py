@@ -38,3 +38,22 @@ def test_freebase_then_typing_through_the_cli(tmp_path: Path) -> None:
     assert typed["Aristotle"] == ["-person"] and typed["George Orwell"] == ["-person"]
     counts = json.loads((out / "counts.json").read_text())
     assert counts["unmapped_title"] == 1 and counts["links"] == 4 and counts["links_typed"] == 3
+
+
+def test_shared_options_name_the_formats_the_loader_reads() -> None:
+    from reprobe.embeddings.load import FORMATS
+    from reprobe.wikipse.options import VECTOR_FORMATS
+
+    assert set(VECTOR_FORMATS) == set(FORMATS)
+
+
+def test_building_the_cli_does_not_import_gensim() -> None:
+    """Every job starts the CLI: its parser must not pull in the heavy libraries."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from reprobe.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in ('gensim', 'torch', 'sklearn') if m in sys.modules))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.strip()
+    assert found == "[]"

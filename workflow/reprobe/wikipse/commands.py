@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reprobe.wikipse.nlp_commands import register_nlp
+from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options
 from reprobe.wikipse.probe_commands import register_probes
 from reprobe.wikipse.supersense_commands import register_supersense
 
@@ -192,8 +193,6 @@ def cmd_aggregate(args: argparse.Namespace) -> None:
 def _register_data(sub: argparse._SubParsersAction,
                    add: Callable[..., argparse.ArgumentParser]) -> None:
     """Typing, corpora and the dataset."""
-    from reprobe.wikipse.dataset import add_selection_options
-
     freebase = add("freebase", cmd_freebase, sub)
     freebase.add_argument("--dump", required=True, help="Freebase RDF dump (.gz)")
     freebase.add_argument("--figer-map", required=True, help="FIGER's types.map")
@@ -270,9 +269,7 @@ def _register_vectors(sub: argparse._SubParsersAction,
     imported = add("import-vectors", cmd_import_vectors, sub)
     imported.add_argument("--input", required=True, help="a vectors file (a member of the "
                                                          "unpacked bundle)")
-    imported.add_argument("--format", required=True,
-                          choices=["auto", "word2vec_txt", "word2vec_bin", "glove_txt",
-                                   "fasttext_vec", "fasttext_bin"])
+    imported.add_argument("--format", required=True, choices=VECTOR_FORMATS)
     imported.add_argument("--output", required=True, help="vectors folder (KeyedVectors)")
 
 

@@ -12,7 +12,6 @@ count equals the multi-class one, as the text says. Draws are seeded.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -70,17 +69,6 @@ def select(words: WordClasses, *, single_per_split: int | None, multi_per_split:
     chosen_single = _draw(single, 2 * n_single, rng)
     return {"train": sorted(chosen_multi[:n_multi] + chosen_single[:n_single]),
             "test": sorted(chosen_multi[n_multi:] + chosen_single[n_single:])}
-
-
-def add_selection_options(parser: argparse.ArgumentParser) -> None:
-    """The selection's command-line options (`wikipse dataset`, `wikipse supersense-dataset`)."""
-    parser.add_argument("--min-frequency", type=int, required=True,
-                        help="corpus mentions a word needs (WIKI-PSE: 20)")
-    parser.add_argument("--single-per-split", type=int, default=None,
-                        help="single-class words per split (unset: as many as multi-class)")
-    parser.add_argument("--multi-per-split", type=int, default=None,
-                        help="multi-class words per split (unset: half of them)")
-    parser.add_argument("--seed", type=int, required=True)
 
 
 def summary(words: WordClasses) -> dict[str, float]:

@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options
 from reprobe.wikipse.probe_commands import _classifier_options, _settings
 
 log = logging.getLogger("reprobe.wikipse")
@@ -64,8 +65,6 @@ def cmd_supersense_probe(args: argparse.Namespace) -> None:
 def register_supersense(sub: argparse._SubParsersAction,
                         add: Callable[..., argparse.ArgumentParser]) -> None:
     """The Table 8 steps."""
-    from reprobe.embeddings.load import FORMATS
-    from reprobe.wikipse.dataset import add_selection_options
 
     dataset = add("supersense-dataset", cmd_supersense_dataset, sub)
     dataset.add_argument("--corpus", required=True,
@@ -78,6 +77,6 @@ def register_supersense(sub: argparse._SubParsersAction,
     probe.add_argument("--train", required=True, help="train split, released format")
     probe.add_argument("--test", required=True, help="test split, released format")
     probe.add_argument("--vectors", required=True, help="UKP's supersense-embeddings.txt")
-    probe.add_argument("--format", choices=FORMATS, required=True, help="e.g. word2vec_txt")
+    probe.add_argument("--format", choices=VECTOR_FORMATS, required=True, help="e.g. word2vec_txt")
     _classifier_options(probe)
     probe.add_argument("--scores", required=True, help="score rows (CSV)")
