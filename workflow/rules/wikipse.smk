@@ -40,8 +40,8 @@ rule wikipse_freebase:
     params:
         files=WP.freebase_arguments(),
     shell:
-        "python -m reprobe wikipse freebase {params.files} --types-out {output.types} "
-        "--titles-out {output.titles} 2> {log}"
+        "python -m reprobe wikipse freebase {params.files} --types-out {output.types:q} "
+        "--titles-out {output.titles:q} 2> {log:q}"
 
 
 rule wikipse_typing:
@@ -64,9 +64,9 @@ rule wikipse_typing:
     params:
         files=WP.typing_arguments(),
     shell:
-        "python -m reprobe wikipse typing {params.files} --output {output.typed} "
-        "--counts {output.counts} --fold-csv {output.fold_csv} --fold-md {output.fold_md} "
-        "--typing-csv {output.typing_csv} --typing-md {output.typing_md} 2> {log}"
+        "python -m reprobe wikipse typing {params.files} --output {output.typed:q} "
+        "--counts {output.counts:q} --fold-csv {output.fold_csv:q} --fold-md {output.fold_md:q} "
+        "--typing-csv {output.typing_csv:q} --typing-md {output.typing_md:q} 2> {log:q}"
 
 
 rule wikipse_corpus_shard:
@@ -97,9 +97,9 @@ rule wikipse_corpus_shard:
         folder=lambda wildcards, output: Path(output.stats).parent,
         classes=WP.class_order_option(),
     shell:
-        "python -m reprobe wikipse corpus-shard --sentences {input.sentences} "
-        "--links {input.links} --redirects {input.redirects} --typed {input.typed} "
-        "{params.classes} --output-dir {params.folder} 2> {log}"
+        "python -m reprobe wikipse corpus-shard --sentences {input.sentences:q} "
+        "--links {input.links:q} --redirects {input.redirects:q} --typed {input.typed:q} "
+        "{params.classes} --output-dir {params.folder:q} 2> {log:q}"
 
 
 rule wikipse_corpus:
@@ -128,7 +128,7 @@ rule wikipse_corpus:
         folder=lambda wildcards, output: Path(output.stats).parent,
         shards=lambda wildcards, input: [Path(f).parent for f in input.stats],
     shell:
-        "python -m reprobe wikipse corpus --output-dir {params.folder} {params.shards} 2> {log}"
+        "python -m reprobe wikipse corpus --output-dir {params.folder:q} {params.shards:q} 2> {log:q}"
 
 
 rule wikipse_dataset:
@@ -159,9 +159,9 @@ rule wikipse_dataset:
         selection=WP.selection_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse dataset --corpus-dir {params.corpus} {params.selection} "
-        "--seed {params.seed} --output-dir {params.folder} --reference {input.reference} "
-        "--csv {output.csv} --md {output.md} 2> {log}"
+        "python -m reprobe wikipse dataset --corpus-dir {params.corpus:q} {params.selection} "
+        "--seed {params.seed:q} --output-dir {params.folder:q} --reference {input.reference:q} "
+        "--csv {output.csv:q} --md {output.md:q} 2> {log:q}"
 
 
 rule wikipse_released:
@@ -182,8 +182,8 @@ rule wikipse_released:
     params:
         released=WP.released_arguments(),
     shell:
-        "python -m reprobe wikipse released --words {input.words} {params.released} "
-        "--csv {output.csv} --md {output.md} 2> {log}"
+        "python -m reprobe wikipse released --words {input.words:q} {params.released} "
+        "--csv {output.csv:q} --md {output.md:q} 2> {log:q}"
 
 
 rule wikipse_embed:
@@ -205,8 +205,8 @@ rule wikipse_embed:
         settings=WP.embedding_arguments,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse embed {params.settings} --seed {params.seed} "
-        "--corpus {params.corpus} --output {output} 2> {log}"
+        "python -m reprobe wikipse embed {params.settings} --seed {params.seed:q} "
+        "--corpus {params.corpus:q} --output {output:q} 2> {log:q}"
 
 
 # The same training on the authors' own corpora (the bundle's corpus.txt and
@@ -242,7 +242,7 @@ rule wikipse_authors_vectors:
     params:
         files=WP.authors_embedding_arguments,
     shell:
-        "python -m reprobe wikipse import-vectors {params.files} --output {output} 2> {log}"
+        "python -m reprobe wikipse import-vectors {params.files} --output {output:q} 2> {log:q}"
 
 
 rule wikipse_aggregate:
@@ -264,8 +264,8 @@ rule wikipse_aggregate:
     params:
         words=lambda wildcards, input: input.words,
     shell:
-        "python -m reprobe wikipse aggregate --words {params.words} "
-        "--sense-vectors {input.senses} --unif {output.unif} --wght {output.wght} 2> {log}"
+        "python -m reprobe wikipse aggregate --words {params.words:q} "
+        "--sense-vectors {input.senses:q} --unif {output.unif:q} --wght {output.wght:q} 2> {log:q}"
 
 
 # unifΣ/wghtΣ of word/S-class vectors trained on the authors' corpus, or of theirs, weighted by
@@ -309,8 +309,8 @@ rule wikipse_probe:
         seed=config["seed"],
     shell:
         "python -m reprobe wikipse probe {params.splits} {params.ambiguity} "
-        "--vectors {input.vectors} {params.settings} --seed {params.seed} --scores {output.scores} "
-        "--predictions {output.predictions} 2> {log}"
+        "--vectors {input.vectors:q} {params.settings} --seed {params.seed:q} --scores {output.scores:q} "
+        "--predictions {output.predictions:q} 2> {log:q}"
 
 
 rule wikipse_baselines:
@@ -332,8 +332,8 @@ rule wikipse_baselines:
         seed=config["seed"],
     shell:
         "python -m reprobe wikipse baselines {params.splits} {params.ambiguity} "
-        "--seed {params.seed} "
-        "--scores {output} 2> {log}"
+        "--seed {params.seed:q} "
+        "--scores {output:q} 2> {log:q}"
 
 
 rule wikipse_table:
@@ -358,9 +358,9 @@ rule wikipse_table:
     params:
         ambiguity=WP.ambiguity_argument(),
     shell:
-        "python -m reprobe wikipse table --table {wildcards.wp_table} {params.ambiguity} "
-        "--variant {wildcards.wp_variant} --reference {input.reference} --csv {output.csv} "
-        "--md {output.md} {input.scores} 2> {log}"
+        "python -m reprobe wikipse table --table {wildcards.wp_table:q} {params.ambiguity} "
+        "--variant {wildcards.wp_variant:q} --reference {input.reference:q} --csv {output.csv:q} "
+        "--md {output.md:q} {input.scores:q} 2> {log:q}"
 
 
 rule wikipse_variants_table:
@@ -386,9 +386,9 @@ rule wikipse_variants_table:
         ambiguity=WP.ambiguity_argument(),
         scores=WP.variants_arguments,
     shell:
-        "python -m reprobe wikipse variants --table {wildcards.wp_table} {params.ambiguity} "
-        "--reference {input.reference} --csv {output.csv} --md {output.md} {params.scores} "
-        "2> {log}"
+        "python -m reprobe wikipse variants --table {wildcards.wp_table:q} {params.ambiguity} "
+        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {params.scores} "
+        "2> {log:q}"
 
 
 rule wikipse_public:
@@ -407,8 +407,8 @@ rule wikipse_public:
         arguments=WP.public_arguments,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse public {params.arguments} --seed {params.seed} "
-        "--scores {output} 2> {log}"
+        "python -m reprobe wikipse public {params.arguments} --seed {params.seed:q} "
+        "--scores {output:q} 2> {log:q}"
 
 
 rule wikipse_nlp:
@@ -427,8 +427,8 @@ rule wikipse_nlp:
         arguments=WP.nlp_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse nlp {params.arguments} --seed {params.seed} "
-        "--scores {output} 2> {log}"
+        "python -m reprobe wikipse nlp {params.arguments} --seed {params.seed:q} "
+        "--scores {output:q} 2> {log:q}"
 
 
 rule wikipse_mc:
@@ -448,8 +448,8 @@ rule wikipse_mc:
         arguments=WP.mc_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse mc {params.arguments} --seed {params.seed} "
-        "--scores {output} 2> {log}"
+        "python -m reprobe wikipse mc {params.arguments} --seed {params.seed:q} "
+        "--scores {output:q} 2> {log:q}"
 
 
 rule wikipse_table5:
@@ -472,9 +472,9 @@ rule wikipse_table5:
     params:
         variant="rebuilt",
     shell:
-        "python -m reprobe wikipse table --table table5 --variant {params.variant} "
-        "--reference {input.reference} --csv {output.csv} --md {output.md} {input.scores} "
-        "2> {log}"
+        "python -m reprobe wikipse table --table table5 --variant {params.variant:q} "
+        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {input.scores:q} "
+        "2> {log:q}"
 
 
 rule wikipse_similarity:
@@ -494,8 +494,8 @@ rule wikipse_similarity:
     params:
         arguments=WP.similarity_arguments(),
     shell:
-        "python -m reprobe wikipse similarity --reference {input.reference} "
-        "--csv {output.csv} --md {output.md} {params.arguments} 2> {log}"
+        "python -m reprobe wikipse similarity --reference {input.reference:q} "
+        "--csv {output.csv:q} --md {output.md:q} {params.arguments} 2> {log:q}"
 
 
 rule wikipse_analyses:
@@ -516,8 +516,8 @@ rule wikipse_analyses:
         arguments=WP.analysis_arguments(),
         out=lambda wildcards, output: Path(output[0]).parent,
     shell:
-        "python -m reprobe wikipse analyses --word-vectors {input.vectors} "
-        "--output-dir {params.out} {params.arguments} 2> {log}"
+        "python -m reprobe wikipse analyses --word-vectors {input.vectors:q} "
+        "--output-dir {params.out:q} {params.arguments} 2> {log:q}"
 
 
 # Tables 5-7 and Figures 3-6 once more for embeddings trained on the authors' corpus, on the
@@ -609,7 +609,7 @@ rule wikipse_supersense_dataset:
         seed=config["seed"],
     shell:
         "python -m reprobe wikipse supersense-dataset {params.arguments} "
-        "--seed {params.seed} --output-dir {params.folder} 2> {log}"
+        "--seed {params.seed:q} --output-dir {params.folder:q} 2> {log:q}"
 
 
 rule wikipse_supersense_probe:
@@ -632,8 +632,8 @@ rule wikipse_supersense_probe:
         arguments=WP.supersense_probe_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse supersense-probe --train {input.train} --test {input.test} "
-        "{params.arguments} --seed {params.seed} --scores {output} 2> {log}"
+        "python -m reprobe wikipse supersense-probe --train {input.train:q} --test {input.test:q} "
+        "{params.arguments} --seed {params.seed:q} --scores {output:q} 2> {log:q}"
 
 
 rule wikipse_table8:
@@ -655,5 +655,5 @@ rule wikipse_table8:
         runtime=10,
     shell:
         "python -m reprobe wikipse table --table table8 --variant supersense "
-        "--reference {input.reference} --csv {output.csv} --md {output.md} {input.scores} "
-        "2> {log}"
+        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {input.scores:q} "
+        "2> {log:q}"

@@ -185,17 +185,11 @@ def supersense_words(pairs: Mapping[tuple[str, str], int]) -> WordClasses:
     return word_classes({(word, CLASS_PREFIX + sense): n for (word, sense), n in pairs.items()})
 
 
-def word_tokens(pairs: Mapping[tuple[str, str], int]) -> dict[str, int]:
-    """Each word's annotated noun tokens (its frequency for the minimum)."""
-    tokens: Counter[str] = Counter()
-    for (word, _), n in pairs.items():
-        tokens[word] += n
-    return dict(tokens)
-
-
 def frequent_words(pairs: Mapping[tuple[str, str], int], min_frequency: int) -> WordClasses:
     """The words with at least min_frequency annotated noun tokens, with their supersenses."""
-    return frequent(supersense_words(pairs), word_tokens(pairs), min_frequency)
+    words = supersense_words(pairs)
+    # A word's annotated noun tokens are the sum of its supersense counts, as WIKI-PSE's are.
+    return frequent(words, word_frequency(words), min_frequency)
 
 
 def supersense_tokens(pairs: Mapping[tuple[str, str], int]) -> dict[str, int]:
