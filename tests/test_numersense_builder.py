@@ -38,8 +38,8 @@ ROWS = [
     ("Un tricycle a trois roues, one.", "fr"),            # skipped: not English
     ("Bees make honey in summer.", "en"),                 # no_number_word
     ("A one-way street is narrow here.", "en"),           # no_number_word (hyphenated)
-    ("A spider has eight legs and two fangs.", "en"),     # several_number_words
-    ("No one likes being cold in winter.", "en"),         # non_numeric_use (before several)
+    ("A spider has eight legs and two fangs.", "en"),     # kept: two probes, biology
+    ("No one likes being cold in winter.", "en"),         # non_numeric_use ("no" and "one")
     ("One of the cups is red.", "en"),                    # non_numeric_use
     ("Cats have four.", "en"),                            # too_short (3 tokens < 4)
     ("a tricycle has three wheels.", "en"),               # duplicate after normalising
@@ -58,18 +58,20 @@ def source(tmp_path: Path) -> Path:
 def test_each_rule_drops_and_counts(source: Path):
     result = build_probes(source, min_tokens=4, max_tokens=25)
     assert list(result.filter_counts) == list(RULES)
-    assert result.filter_counts == {"no_number_word": 2, "non_numeric_use": 2,
-                                    "several_number_words": 1, "too_short": 1, "too_long": 0,
-                                    "duplicate": 1}
+    assert "several_number_words" not in RULES
+    assert result.filter_counts == {"no_number_word": 2, "non_numeric_use": 2, "too_short": 1,
+                                    "too_long": 0, "duplicate": 1}
     assert result.rows_read == 13 and result.english_rows == 12
-    assert len(result.probes) == 12 - sum(result.filter_counts.values())
+    # Six sentences kept; the spider's gives two probes.
+    assert 12 - sum(result.filter_counts.values()) == 6
+    assert len(result.probes) == 7
 
 
 def test_too_long_bound_is_a_parameter(source: Path):
     result = build_probes(source, min_tokens=1, max_tokens=6)
-    # "Cats have four." is now long enough; the two 7-token sentences are too long.
+    # "Cats have four." is now long enough; the 7- and 8-token sentences are too long.
     assert result.filter_counts["too_short"] == 0
-    assert result.filter_counts["too_long"] == 2
+    assert result.filter_counts["too_long"] == 3
     assert LabelledProbe("cats have <mask>.", "four") in result.probes
 
 
@@ -77,6 +79,25 @@ def test_phrases_are_a_parameter(source: Path):
     result = build_probes(source, non_numeric_phrases=())
     assert result.filter_counts["non_numeric_use"] == 0
     assert LabelledProbe("<mask> of the cups is red.", "one") in result.probes
+
+
+def test_each_number_word_of_a_sentence_gets_its_own_probe(tmp_path: Path):
+    result = build_probes(omcs(tmp_path, [("Two cups and two plates make four things.", "en")]))
+    assert result.probes == [
+        LabelledProbe("<mask> cups and two plates make four things.", "two"),
+        LabelledProbe("two cups and <mask> plates make four things.", "two"),
+        LabelledProbe("two cups and two plates make <mask> things.", "four"),
+    ]
+    assert result.filter_counts == dict.fromkeys(RULES, 0)
+
+
+def test_phrase_words_are_never_masked_but_other_counts_are(tmp_path: Path):
+    rows = [("No one owns more than three hats.", "en"),
+            ("One of my two bikes is blue.", "en")]
+    result = build_probes(omcs(tmp_path, rows))
+    assert result.probes == [LabelledProbe("no one owns more than <mask> hats.", "three"),
+                             LabelledProbe("one of my <mask> bikes is blue.", "two")]
+    assert result.filter_counts["non_numeric_use"] == 0
 
 
 def test_non_english_rows_are_skipped(source: Path):
@@ -88,6 +109,8 @@ def test_masking_and_normalisation(source: Path):
     result = build_probes(source)
     assert result.probes == [
         LabelledProbe("a tricycle has <mask> wheels.", "three"),
+        LabelledProbe("a spider has <mask> legs and two fangs.", "eight"),
+        LabelledProbe("a spider has eight legs and <mask> fangs.", "two"),
         LabelledProbe("a square has <mask> equal sides.", "four"),
         LabelledProbe("there are <mask> days in a week.", "seven"),
         LabelledProbe("a quiet garden can have <mask> fountains.", "no"),
@@ -98,12 +121,13 @@ def test_masking_and_normalisation(source: Path):
 
 def test_categories_first_match_else_misc(source: Path):
     result = build_probes(source)
-    assert result.categories == ["objects", "geometry", "unit", MISC, "biology"]
+    assert result.categories == ["objects", "biology", "biology", "geometry", "unit", MISC,
+                                 "biology"]
     assert list(result.category_counts) == [*DEFAULT_LEXICON, MISC]
     assert result.category_counts["objects"] == 1 and result.category_counts["physics"] == 0
     custom = build_probes(source, lexicon={"garden": ("fountain",)})
-    assert custom.categories == [MISC, MISC, MISC, "garden", MISC]
-    assert custom.category_counts == {"garden": 1, MISC: 4}
+    assert custom.categories == [MISC, MISC, MISC, MISC, MISC, "garden", MISC]
+    assert custom.category_counts == {"garden": 1, MISC: 6}
 
 
 def test_outputs_round_trip(source: Path, tmp_path: Path):
@@ -116,13 +140,14 @@ def test_outputs_round_trip(source: Path, tmp_path: Path):
     assert read_masked_tsv(paths[1], frozenset(CANDIDATES)) == result.probes
     card = json.loads(paths[2].read_text())
     assert card["input_sha256"] == hashlib.sha256(source.read_bytes()).hexdigest()
-    assert card["probes"] == 5 and card["rows"] == {"read": 13, "english": 12, "non_english": 1}
+    assert card["probes"] == 7 and card["sentences_kept"] == 6
+    assert card["rows"] == {"read": 13, "english": 12, "non_english": 1}
     assert card["filters"] == result.filter_counts
     assert card["parameters"]["min_tokens"] == 4
     with paths[3].open() as handle:
         table = list(csv.DictReader(handle))
     assert [row["rule"] for row in table] == list(RULES)
-    assert table[-1]["kept_after"] == "5"
+    assert table[-1]["kept_after"] == "6"
     assert table[0] == {"rule": "no_number_word", "dropped": "2", "kept_after": "10"}
     assert not list(out.glob(".*tmp*"))
 

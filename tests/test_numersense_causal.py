@@ -27,6 +27,7 @@ from reprobe.numersense.causal import (
     prefix_ids,
     score_one_by_one_causal,
     score_probes_causal,
+    score_probes_causal_authors,
 )
 from test_numersense_candidates import SENTENCES
 
@@ -194,3 +195,33 @@ def test_throughput_is_logged(tiny: Model, caplog: pytest.LogCaptureFixture) -> 
         score_probes_causal(*tiny, PROBES, batch_size=4)
     assert any("7 probes (84 sentences)" in r.getMessage() and "probes/s" in r.getMessage()
                for r in caplog.records)
+
+
+def gpt_predict_transcribed(model: Model, masked_sent: str) -> list[tuple[str, float]]:
+    """The authors' src/gpt_predict.py loop for one probe, line by line."""
+    import torch
+
+    gpt, tokenizer = model
+    num_list = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "no", "zero"]
+    masked_sent = masked_sent.strip()
+    result_list = []
+    for num in num_list:
+        sent = masked_sent.replace("<mask>", num)
+        input_ids = torch.tensor(tokenizer.encode(sent)).unsqueeze(0)
+        with torch.no_grad():
+            outputs = gpt(input_ids, labels=input_ids)
+            loss = outputs[0]
+            result_list.append({"word": num, "softmax": 100 - loss.item()})
+    result_list.sort(key=lambda x: x["softmax"], reverse=True)
+    return [(x["word"], float(x["softmax"])) for x in result_list]
+
+
+@pytest.mark.parametrize("batch_size", [None, 1, 4])
+def test_authors_protocol_equals_their_gpt_predict_loop(tiny: Model, batch_size: int | None
+                                                        ) -> None:
+    ours = score_probes_causal_authors(*tiny, PROBES, batch_size)
+    theirs = [gpt_predict_transcribed(tiny, p) for p in PROBES]
+    for a, b in zip(ours, theirs, strict=True):
+        assert dict(a) == pytest.approx(dict(b), abs=1e-5)
+        assert [w for w, _ in a] == [w for w, _ in b]

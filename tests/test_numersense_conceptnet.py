@@ -15,7 +15,9 @@ from reprobe.numersense.conceptnet import (
     build_all_set,
     counted_noun,
     noun_keys,
+    placements,
     read_properties,
+    subject_noun,
     write_all_set,
 )
 from reprobe.numersense.probes import LabelledProbe, read_masked_tsv, read_masked_txt
@@ -128,6 +130,25 @@ def test_counted_noun_is_the_word_after_the_mask():
     assert counted_noun("a <mask>-legged stool.") is None
 
 
+@pytest.mark.parametrize(("probe", "word"), [
+    ("a kite has <mask> tails.", "kite"),
+    ("most crabs walk on <mask> legs.", "crabs"),
+    ("one week lasts <mask> days.", "week"),
+    ("typically, a canoe seats <mask> people.", "canoe"),
+    ("people's hands have <mask> thumbs.", "people"),
+    ("you have <mask> hands.", None),
+    ("if it rains, <mask> puddles form.", None),
+    ("the <mask> seasons pass.", None),
+    ("<mask> legs hold a stool up.", None),
+    ("u.k. plugs have <mask> pins.", None),
+])
+def test_subject_noun_is_the_first_word_after_leading_words(probe: str, word: str | None):
+    found = subject_noun(probe)
+    assert (found and found[1]) == word
+    if found is not None:
+        assert probe[found[0]:].startswith(word)
+
+
 @pytest.mark.parametrize(("word", "keys"), [
     ("wheels", ["wheels", "wheel"]),
     ("boxes", ["boxes", "boxe", "box"]),
@@ -173,26 +194,48 @@ def test_variant_skips_the_noun_words_in_the_probe_and_number_words():
     assert made == [LabelledProbe("a square table has <mask> wooden legs.", "four")]
 
 
+def test_variant_before_the_subject_noun_when_the_counted_noun_has_none():
+    probe = LabelledProbe("a kite has <mask> tails.", "two")
+    made = adversarial_variants(probe, {"kite": [("paper", 1.0)]}, variants=2)
+    assert made == [LabelledProbe("a paper kite has <mask> tails.", "two")]
+
+
+def test_nouns_take_turns_counted_noun_first():
+    probe = LabelledProbe("a crab has <mask> claws.", "two")
+    properties = {"claw": [("sharp", 2.0), ("red", 1.0)],
+                  "crab": [("small", 1.5), ("blue", 1.0)]}
+    made = adversarial_variants(probe, properties, variants=3)
+    assert [p.probe for p in made] == ["a crab has <mask> sharp claws.",
+                                       "a small crab has <mask> claws.",
+                                       "a crab has <mask> red claws."]
+    assert [site for site, _, _ in placements(probe.probe, properties, variants=9)] == [
+        "counted", "subject", "counted", "subject"]
+    assert adversarial_variants(probe, properties, variants=3) == made
+
+
 def test_no_variant_without_noun_or_property():
-    assert adversarial_variants(LabelledProbe("count to <mask>.", "ten"),
-                                {"count": [("high", 1.0)]}, variants=2) == []
+    assert adversarial_variants(LabelledProbe("we count to <mask>.", "ten"),
+                                {"count": [("high", 1.0)], "we": [("happy", 1.0)]},
+                                variants=2) == []
     assert adversarial_variants(LabelledProbe("a cow has <mask> stomachs.", "four"),
                                 {"wheel": [("round", 1.0)]}, variants=2) == []
 
 
 def test_all_set_follows_each_core_probe_with_its_variants():
     core = [LabelledProbe("a car has <mask> wheels.", "four"),
-            LabelledProbe("even numbers divide by <mask>.", "two"),
+            LabelledProbe("we divide by <mask>.", "two"),
             LabelledProbe("a cow has <mask> stomachs.", "four"),
             LabelledProbe("a bicycle has <mask> wheels.", "two")]
-    properties = {"wheel": [("round", 2.0), ("black", 1.0)]}
-    probes, counts = build_all_set(core, properties, variants=1)
+    properties = {"wheel": [("round", 2.0)], "bicycle": [("big", 1.0)]}
+    probes, counts = build_all_set(core, properties, variants=2)
     assert [p.probe for p in probes] == [
         "a car has <mask> wheels.", "a car has <mask> round wheels.",
-        "even numbers divide by <mask>.", "a cow has <mask> stomachs.",
-        "a bicycle has <mask> wheels.", "a bicycle has <mask> round wheels."]
-    assert counts == {"core": 4, "adversarial": 2, "core_with_variant": 2,
-                      "no_counted_noun": 1, "no_property": 1}
+        "we divide by <mask>.", "a cow has <mask> stomachs.",
+        "a bicycle has <mask> wheels.", "a bicycle has <mask> round wheels.",
+        "a big bicycle has <mask> wheels."]
+    assert counts == {"core": 4, "adversarial": 3, "before_counted_noun": 2,
+                      "before_subject_noun": 1, "core_with_variant": 2, "no_noun": 1,
+                      "no_property": 1}
 
 
 def test_write_all_set_in_the_released_layouts(tmp_path: Path):

@@ -10,13 +10,15 @@ import pandas as pd
 import pytest
 
 from reprobe.errors import InputFormatError
+from reprobe.numersense.evaluate import PredictionLine
 from reprobe.numersense.probes import LabelledProbe
+from reprobe.numersense.score import convention_rows
 from reprobe.numersense.tables import (
     NO_PROBES,
     NOT_RUN,
     category_rows,
-    hit_rows,
     metric_order,
+    one_convention,
     read_categories,
     table2,
     table3,
@@ -32,18 +34,25 @@ REFERENCE = pd.DataFrame([
 RANKED = [("four", 0.5), ("two", 0.3), ("no", 0.1), ("zero", 0.05), ("six", 0.05)]
 
 
+def hit_rows(row: str, test_set: str, gold: list[LabelledProbe],
+             predictions: dict[str, list[tuple[str, float]]], convention: str) -> pd.DataFrame:
+    """One row's score rows on one set under one convention, as Table 2 reads them."""
+    lines = [PredictionLine(p, r) for p, r in predictions.items()]
+    return one_convention(score_frame(convention_rows(row, test_set, gold, lines)), convention)
+
+
 def test_hit_rows_score_a_set_and_count_its_probes() -> None:
     gold = [LabelledProbe("a <mask> b", "two"), LabelledProbe("c <mask> d", "four")]
     rows = hit_rows("M", "core", gold, {"a <mask> b": RANKED, "c <mask> d": RANKED}, "official")
-    assert [(r.metric, r.value, r.n) for r in rows] == [
+    assert list(zip(rows["metric"], rows["value"], rows["n"], strict=True)) == [
         ("core hit@1", 50.0, 2), ("core hit@2", 100.0, 2), ("core hit@3", 100.0, 2)]
 
 
 def test_table2_sets_ours_beside_the_paper_in_column_order() -> None:
     gold = [LabelledProbe("a <mask> b", "four")]
-    ours = score_frame([*hit_rows("BERT-Base", "all", gold, {"a <mask> b": RANKED}, "official"),
-                        *hit_rows("BERT-Base", "core", gold, {"a <mask> b": RANKED},
-                                  "official")])
+    ours = pd.concat([hit_rows("BERT-Base", "all", gold, {"a <mask> b": RANKED}, "official"),
+                      hit_rows("BERT-Base", "core", gold, {"a <mask> b": RANKED}, "official")],
+                     ignore_index=True)
     table = table2(ours, REFERENCE)
     bert = table[table["model"] == "BERT-Base"]
     assert list(bert["metric"]) == [m for m in metric_order() if m in set(bert["metric"])]
@@ -54,7 +63,7 @@ def test_table2_sets_ours_beside_the_paper_in_column_order() -> None:
 
 
 def test_a_set_without_labelled_probes_says_so() -> None:
-    ours = score_frame(hit_rows("BERT-Base", "core", [], {}, "official"))
+    ours = hit_rows("BERT-Base", "core", [], {}, "official")
     table = table2(ours, REFERENCE)
     cell = table[(table["model"] == "BERT-Base") & (table["metric"] == "core hit@2")]
     assert cell.iloc[0]["value"] == NO_PROBES

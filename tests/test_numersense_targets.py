@@ -17,21 +17,13 @@ from reprobe.numersense.targets import (
     MODELS,
     TABLES,
     NumerSenseTargets,
+    ProbeRow,
     evaluation_sets,
     model_type,
+    probe_rows,
     slug,
     table_rows,
 )
-
-DEFAULTS = {"released": {}, "released_predictions": {},
-            "builder": {"min_tokens": 4, "max_tokens": 25, "non_numeric_phrases": ["no one"],
-                        "lexicon": {}},
-            "adversarial": {"relations": {"HasProperty": "any"}, "min_weight": 1.0,
-                            "variants": 2},
-            "finetune": {"rows": {}, "train_set": "rebuilt", "epochs": 3, "batch_size": 64,
-                         "max_length": 64, "lr": 5e-5, "seed": 42},
-            "templates": {"words": 1000, "models": None},
-            "no_zero": "official", "batch_size": 32, "device": "cpu", "precision": None}
 
 
 def raw_target(name: str) -> str:
@@ -41,13 +33,14 @@ def raw_target(name: str) -> str:
 
 def config(**numersense: object) -> dict:
     """A numersense config with the schema's defaults filled in."""
-    section = copy.deepcopy(DEFAULTS)
-    section.update({"inputs": {"omcs": {"source": "omcs"}, "conceptnet": {"source": "cn"},
-                               "generics": {"source": "gkb"}},
-                    "models": {"tiny-BERT": {"tiny": {"kind": "bert"}},
-                               "GPT-2": {"hub": "gpt2", "type": "causal"}}})
-    section.update(numersense)
-    return {"numersense": section}
+    section = {"inputs": {"omcs": {"source": "omcs"}, "conceptnet": {"source": "cn"},
+                          "generics": {"source": "gkb"}},
+               "models": {"tiny-BERT": {"tiny": {"kind": "bert"}},
+                          "GPT-2": {"hub": "gpt2", "type": "causal"}}}
+    section.update(copy.deepcopy(numersense))
+    filled = {"numersense": section}
+    fill_defaults(filled)
+    return filled
 
 
 def wildcards(**values: str) -> SimpleNamespace:
@@ -63,7 +56,7 @@ def test_model_type_comes_from_the_tiny_kind_or_the_spec() -> None:
 
 
 def test_table_rows_list_models_then_fine_tuned_rows_by_slug() -> None:
-    section = config(finetune={**DEFAULTS["finetune"], "rows": {"Ft. tiny-BERT": "tiny-BERT"}})
+    section = config(finetune={"rows": {"Ft. tiny-BERT": "tiny-BERT"}})
     rows = table_rows(section["numersense"])
     assert rows == {"tiny-BERT": ("tiny-BERT", "masked"), "GPT-2": ("GPT-2", "causal"),
                     "Ft.-tiny-BERT": ("Ft. tiny-BERT", "masked")}
@@ -77,9 +70,9 @@ def test_evaluation_sets_are_rebuilt_always_and_released_as_configured() -> None
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"finetune": {**DEFAULTS["finetune"], "rows": {"Ft.": "nobody"}}}, "no model row"),
-    ({"finetune": {**DEFAULTS["finetune"], "rows": {"Ft.": "GPT-2"}}}, "not a masked LM"),
-    ({"finetune": {**DEFAULTS["finetune"], "train_set": "released"}}, "released.train"),
+    ({"finetune": {"rows": {"Ft.": "nobody"}}}, "no model row"),
+    ({"finetune": {"rows": {"Ft.": "GPT-2"}}}, "not a masked LM"),
+    ({"finetune": {"train_set": "released"}}, "released.train"),
     ({"templates": {"words": 10, "models": ["GPT-2"]}}, "not a masked-LM row"),
     ({"models": {"a b": {"hub": "x"}, "a-b": {"hub": "y"}}}, "clash"),
     ({"models": {"t": {"tiny": {"kind": "gpt2"}, "type": "masked"}}}, "is causal"),
@@ -92,8 +85,8 @@ def test_bad_model_settings_name_the_key(change: dict, message: str) -> None:
 def test_tables_follow_what_is_configured() -> None:
     bare = NumerSenseTargets(config(), raw_target)
     assert bare.tables == [f"{TABLES}/filters.csv", f"{TABLES}/table2_rebuilt.csv",
-                           f"{TABLES}/figure3.csv", f"{TABLES}/figure3.png",
-                           f"{TABLES}/table3.csv"]
+                           f"{TABLES}/table2_conventions.csv", f"{TABLES}/figure3.csv",
+                           f"{TABLES}/figure3.png", f"{TABLES}/table3.csv"]
     released = NumerSenseTargets(config(released={"core": {"source": "core"}}), raw_target)
     assert f"{TABLES}/table2_released.csv" in released.tables
     assert f"{TABLES}/overlap.csv" in released.tables
@@ -107,33 +100,72 @@ def test_released_core_is_scored_against_the_recovered_labels() -> None:
     core = targets.probe_reads("released", "core")
     assert core["probes"].path == raw_target("core")
     assert core["gold"].path == f"{DATA}/released/test.core.labelled.tsv"
+    assert targets.gold_note() == ""
     validation = targets.probe_reads("released", "validation")
     assert validation["probes"] == validation["gold"]
     rebuilt = targets.probe_reads("rebuilt", "all")
     assert rebuilt["gold"].path == f"{DATA}/rebuilt/test.all.masked.tsv"
 
 
+def test_configured_gold_labels_score_every_released_test_probe() -> None:
+    released = {"core": {"source": "core"}, "all": {"source": "all"}}
+    targets = NumerSenseTargets(config(released=released, gold={"core": {"source": "labels"}}),
+                                raw_target)
+    assert targets.probe_reads("released", "core")["gold"].path == raw_target("labels")
+    # all has no gold configured: the builder's re-created labels.
+    assert targets.probe_reads("released", "all")["gold"].path == \
+        f"{DATA}/released/test.all.labelled.tsv"
+    assert targets.released_prediction_gold(wildcards(ns_set="core")) == raw_target("labels")
+    arguments = shlex.split(targets.table2_arguments(wildcards(ns_variant="released")))
+    assert arguments == ["--no-zero", "none", "--gold", "core: labels"]
+    assert shlex.split(targets.table2_arguments(wildcards(ns_variant="rebuilt"))) == [
+        "--no-zero", "none"]
+
+
+def test_each_protocol_is_a_row_of_its_own() -> None:
+    section = config(protocols=["authors", "clean"],
+                     models={"GPT-2": {"hub": "gpt2", "type": "causal", "protocols": ["clean"]},
+                             "tiny-BERT": {"tiny": {"kind": "bert"}}},
+                     finetune={"rows": {"Ft. tiny-BERT": "tiny-BERT"}})
+    rows = probe_rows(section["numersense"])
+    assert list(rows) == ["GPT-2-clean", "tiny-BERT", "tiny-BERT-clean", "Ft.-tiny-BERT",
+                          "Ft.-tiny-BERT-clean"]
+    assert rows["tiny-BERT-clean"] == ProbeRow("tiny-BERT (clean)", "tiny-BERT", "masked",
+                                               "clean")
+    targets = NumerSenseTargets(section, raw_target)
+    # Figure 3 takes each model's first protocol: the authors' where listed.
+    assert list(targets.figure_predictions()) == ["GPT-2 (clean)", "tiny-BERT",
+                                                   "Ft. tiny-BERT"]
+    arguments = shlex.split(targets.probe_arguments(wildcards(ns_row="Ft.-tiny-BERT-clean")))
+    assert arguments[arguments.index("--protocol") + 1] == "clean"
+    assert arguments[arguments.index("--model") + 1] == f"{MODELS}/Ft.-tiny-BERT"
+
+
 def test_one_probe_job_per_row_scores_every_set() -> None:
     targets = NumerSenseTargets(config(released={"validation": {"source": "val"}}), raw_target)
     assert targets.variant_sets() == [("rebuilt", "core"), ("rebuilt", "all"),
                                       ("released", "validation")]
-    assert targets.score_outputs()[0] == "results/numersense/scores/rebuilt/core/{ns_model}.csv"
-    tiny = targets.probe_inputs(wildcards(ns_model="tiny-BERT"))
+    assert targets.score_outputs()[0] == "results/numersense/probe/{ns_row}/rebuilt-core.csv"
+    tiny = targets.probe_inputs(wildcards(ns_row="tiny-BERT"))
     assert tiny["model"] == f"{MODELS}/tiny-BERT"
     assert tiny["sets"] == [f"{DATA}/rebuilt/test.core.masked.tsv",
                             f"{DATA}/rebuilt/test.all.masked.tsv", raw_target("val")]
-    assert "model" not in targets.probe_inputs(wildcards(ns_model="GPT-2"))
-    arguments = shlex.split(targets.probe_arguments(wildcards(ns_model="GPT-2")))
+    assert "model" not in targets.probe_inputs(wildcards(ns_row="GPT-2"))
+    arguments = shlex.split(targets.probe_arguments(wildcards(ns_row="GPT-2")))
     assert arguments[arguments.index("--model") + 1] == "gpt2"
     assert arguments[arguments.index("--type") + 1] == "causal"
-    tasks = [arguments[i + 1:i + 6] for i, a in enumerate(arguments) if a == "--task"]
-    assert [t[0] for t in tasks] == ["core", "all", "validation"]
-    assert tasks[2][1] == tasks[2][2] == raw_target("val")
-    assert tasks[1][4] == "results/numersense/scores/rebuilt/all/GPT-2.csv"
+    assert arguments[arguments.index("--protocol") + 1] == "authors"
+    sets = [arguments[i + 1] for i, a in enumerate(arguments) if a == "--set"]
+    golds = [arguments[i + 1] for i, a in enumerate(arguments) if a == "--gold"]
+    names = [arguments[i + 1] for i, a in enumerate(arguments) if a == "--name"]
+    assert names == ["rebuilt-core", "rebuilt-all", "released-validation"]
+    assert sets[2] == golds[2] == raw_target("val")
+    assert targets.probe_folder(wildcards(ns_row="GPT-2")) == "results/numersense/probe/GPT-2"
+    assert "--bos" in shlex.split(targets.run_options())
 
 
 def test_fine_tuned_rows_start_from_their_base_folder() -> None:
-    section = config(finetune={**DEFAULTS["finetune"], "rows": {"Ft. tiny-BERT": "tiny-BERT"}})
+    section = config(finetune={"rows": {"Ft. tiny-BERT": "tiny-BERT"}})
     targets = NumerSenseTargets(section, raw_target)
     card = wildcards(ns_model="Ft.-tiny-BERT")
     assert targets.base_model(card) == f"{MODELS}/tiny-BERT"
@@ -141,6 +173,20 @@ def test_fine_tuned_rows_start_from_their_base_folder() -> None:
     assert targets.model_location("Ft.-tiny-BERT") == f"{MODELS}/Ft.-tiny-BERT"
     assert targets.train_file() == f"{DATA}/rebuilt/train.masked.tsv"
     assert "--lr 5e-05" in targets.finetune_arguments()
+
+
+def test_the_authors_train_set_is_the_plain_sentence_file() -> None:
+    """train_set authors: released.finetune_sentences, read as sentences; no probe file."""
+    released = {"core": {"source": "core"}, "finetune_sentences": {"source": "gkb"}}
+    finetune = {"rows": {"Ft. tiny-BERT": "tiny-BERT"},
+                "train_set": "authors", "procedure": "plain"}
+    targets = NumerSenseTargets(config(released=released, finetune=finetune), raw_target)
+    assert targets.train_file() == raw_target("gkb")
+    arguments = shlex.split(targets.finetune_arguments())
+    assert arguments[:4] == ["--format", "sentences", "--procedure", "plain"]
+    assert "gkb" not in targets.released_arguments() and list(targets.released_reads()) == ["core"]
+    with pytest.raises(ConfigError, match="released.finetune_sentences"):
+        NumerSenseTargets(config(finetune=finetune), raw_target)
 
 
 def test_template_rows_default_to_every_masked_lm() -> None:
@@ -167,8 +213,8 @@ def test_the_shipped_configs_give_every_table(name: str) -> None:
     fill_defaults(loaded)  # the schema's defaults, as the Snakefile fills them in
     targets = NumerSenseTargets(loaded, raw_target)
     assert {Path(t).name for t in targets.tables} == {
-        "filters.csv", "table2_rebuilt.csv", "table2_released.csv", "overlap.csv",
-        "table3.csv", "figure3.csv", "figure3.png"}
+        "filters.csv", "table2_rebuilt.csv", "table2_released.csv", "table2_conventions.csv",
+        "overlap.csv", "table3.csv", "figure3.csv", "figure3.png"}
 
 
 def test_resources_follow_the_largest_model() -> None:

@@ -297,6 +297,10 @@ def test_default_run_builds_numersense_probes_models_and_tables(default_run):
     scored = rebuilt[rebuilt["model"].isin(rows)]
     assert len(scored) == len(rows) * 6
     assert pd.to_numeric(scored["value"], errors="coerce").between(0, 100).all()
+    # Each tiny model the authors' way and the clean way.
+    assert {f"{row} (clean)" for row in rows} <= set(rebuilt["model"])
+    conventions = pd.read_csv(tables / "table2_conventions.csv")
+    assert set(conventions["setting"]) == {"none", "released", "official", "merge"}
     released = pd.read_csv(tables / "table2_released.csv")
     assert {"GPT-2 (released predictions)", "BERT-Base (released predictions)"} <= set(
         released["model"])

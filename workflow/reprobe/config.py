@@ -177,7 +177,7 @@ def numersense_reference_errors(config: dict[str, Any]) -> list[str]:
     sources = config.get("sources", {})
     numersense = config.get("numersense") or {}
     problems = []
-    for group in ("inputs", "released"):
+    for group in ("inputs", "released", "gold"):
         for name, spec in (numersense.get(group) or {}).items():
             problems += _input_errors(f"numersense.{group}.{name}", spec, sources)
     for row, sets in (numersense.get("released_predictions") or {}).items():

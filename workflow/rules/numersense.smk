@@ -182,9 +182,9 @@ rule numersense_probe:
         predictions=NS.prediction_outputs(),
         scores=NS.score_outputs(),
     log:
-        "logs/numersense_probe/{ns_model}.log",
+        "logs/numersense_probe/{ns_row}.log",
     wildcard_constraints:
-        ns_model="|".join(re.escape(m) for m in NS.rows),
+        ns_row="|".join(re.escape(m) for m in NS.probe_rows),
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -194,18 +194,18 @@ rule numersense_probe:
         **NS.resources("numersense_probe"),
         gpu=NS.gpus,
     params:
-        tasks=NS.probe_arguments,
+        sets=NS.probe_arguments,
         run=NS.run_options(),
-        no_zero=config["numersense"]["no_zero"],
+        out=NS.probe_folder,
     shell:
-        "python -m reprobe numersense probe {params.tasks} {params.run} "
-        "--no-zero {params.no_zero} 2> {log}"
+        "python -m reprobe numersense score {params.sets} {params.run} --out {params.out:q} "
+        "2> {log:q}"
 
 
 rule numersense_score_released:
     input:
         predictions=NS.released_prediction,
-        gold=f"{NS_DATA}/released/test.{{ns_set}}.labelled.tsv",
+        gold=NS.released_prediction_gold,
     output:
         f"{NS_RESULTS}/scores/released_predictions/{{ns_set}}/{{ns_model}}.csv",
     log:
@@ -221,10 +221,9 @@ rule numersense_score_released:
         runtime=10,
     params:
         row=NS.released_prediction_arguments,
-        no_zero=config["numersense"]["no_zero"],
     shell:
-        "python -m reprobe numersense score-released {params.row} --no-zero {params.no_zero} "
-        "--scores {output} 2> {log}"
+        "python -m reprobe numersense score-released {params.row} --scores {output:q} "
+        "2> {log:q}"
 
 
 rule numersense_templates:
@@ -270,10 +269,33 @@ rule numersense_table2:
     resources:
         mem_mb=1024,
         runtime=10,
+    params:
+        settings=NS.table2_arguments,
     shell:
-        "python -m reprobe numersense table2 --variant {wildcards.ns_variant} "
-        "--reference {input.reference} --csv {output.csv} --md {output.md} "
-        "{input.scores} 2> {log}"
+        "python -m reprobe numersense table2 --variant {wildcards.ns_variant:q} "
+        "{params.settings} --reference {input.reference:q} --csv {output.csv:q} "
+        "--md {output.md:q} {input.scores:q} 2> {log:q}"
+
+
+rule numersense_table2_conventions:
+    input:
+        scores=NS.all_scores(),
+    output:
+        csv=f"{NS_TABLES}/table2_conventions.csv",
+        md=f"{NS_TABLES}/table2_conventions.md",
+    log:
+        "logs/numersense_table2_conventions.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    shell:
+        "python -m reprobe numersense table2-conventions --csv {output.csv:q} "
+        "--md {output.md:q} {input.scores:q} 2> {log:q}"
 
 
 rule numersense_table3:

@@ -1,18 +1,29 @@
-"""NumerSense probes rebuilt from the OMCS free sentences (Lin et al. 2020, §2.2–2.3).
+"""NumerSense probes rebuilt from the OMCS free sentences (Lin et al. 2020, §2.1–2.2).
 
-The paper kept OMCS sentences with one of the 12 number words, then vetted them by hand. Here
-named automatic filters stand in for that vetting, each counting what it drops, in this order:
+The paper kept OMCS sentences with "at least one of" the 12 number words, then vetted them by
+hand. Here named automatic filters stand in for that vetting, each counting the sentences it
+drops, in this order:
 
 - `no_number_word`: none of the 12 words as a whole word;
-- `non_numeric_use`: a fixed phrase where the word is not a count ("no one", "one of", ...);
-  before the next rule, since "no one" itself holds two number words;
-- `several_number_words`: more than one occurrence of them (one mask per probe);
+- `non_numeric_use`: every occurrence sits inside a fixed phrase where the word is no count
+  ("no one", "one of", ...); "no one" holds two number words, so both are inside it;
 - `too_short` / `too_long`: whitespace tokens outside [min_tokens, max_tokens];
 - `duplicate`: the same normalised sentence already kept.
 
-A survivor becomes a probe with its number word replaced by `<mask>`, labelled with that word,
-and gets the first category of a keyword lexicon that matches it (else "misc"), standing in
-for the paper's hand-annotated Table 1 categories.
+A sentence with several number words is kept, as the paper says, and gives one probe per
+counting occurrence, in sentence order, each with that occurrence replaced by `<mask>` and
+labelled with it; the others stay as written. The released files show this: 268 of the 1,132
+core probes hold another number word besides the mask, and their mask is the first occurrence
+in 127, the last in 116 and a middle one in 25, so no single position is preferred; of the 127
+core sentences with several number words, 113 (244 probes) come once for each occurrence
+("<mask> plus two ..." and "two plus <mask> ..."), 13 (20 probes) only for some, 1 reads as two
+sentences. Validation agrees on position (39 of 200 hold another number word: first 20, last
+16, middle 3). An occurrence inside a fixed phrase is never masked, but its sentence stays for
+its other counts: 12 core probes hold such a phrase beside the mask ("people have no more than
+<mask> legs."); the release masks a phrase's own word rarely (3 of 200 validation labels).
+
+Each probe gets the first category of a keyword lexicon that matches it (else "misc"), standing
+in for the paper's hand-annotated Table 1 categories.
 """
 
 from __future__ import annotations
@@ -35,8 +46,7 @@ OMCS_COLUMNS: tuple[str, ...] = (
     "id", "text", "creator_id", "created_on", "language_id", "activity_id", "score",
 )
 RULES: tuple[str, ...] = (
-    "no_number_word", "non_numeric_use", "several_number_words", "too_short", "too_long",
-    "duplicate",
+    "no_number_word", "non_numeric_use", "too_short", "too_long", "duplicate",
 )
 MISC = "misc"
 
@@ -160,15 +170,13 @@ def build_probes(
             continue
         english += 1
         sentence = normalise(text)
-        matches = list(number_words.finditer(sentence))
-        rule = _dropping_rule(sentence, len(matches), phrases, seen, min_tokens, max_tokens)
+        counting = counting_occurrences(sentence, number_words, phrases)
+        rule = _dropping_rule(sentence, number_words, counting, seen, min_tokens, max_tokens)
         if rule is not None:
             counts[rule] += 1
             continue
         seen.add(sentence)
-        found = matches[0]
-        masked = f"{sentence[:found.start()]}{MASK}{sentence[found.end():]}"
-        probes.append(LabelledProbe(masked, found.group()))
+        probes += mask_each(sentence, counting)
     categories = [categorise(p.probe, keyword_patterns) for p in probes]
     category_counts = {c: categories.count(c) for c in [*lexicon, MISC]}
     parameters: dict[str, object] = {
@@ -180,17 +188,29 @@ def build_probes(
                        str(omcs_tsv), sha256_file(omcs_tsv), parameters)
 
 
+def counting_occurrences(
+    sentence: str, number_words: re.Pattern[str], phrases: re.Pattern[str] | None
+) -> list[re.Match[str]]:
+    """The number words of the sentence that lie outside every fixed non-numeric phrase."""
+    # Any overlap excludes: both words of "no one" lie inside it, neither is a count.
+    spans = [] if phrases is None else [m.span() for m in phrases.finditer(sentence)]
+    return [m for m in number_words.finditer(sentence)
+            if not any(start < m.end() and m.start() < end for start, end in spans)]
+
+
+def mask_each(sentence: str, occurrences: Sequence[re.Match[str]]) -> list[LabelledProbe]:
+    """One probe per occurrence, in sentence order: that one masked, the others as written."""
+    return [LabelledProbe(f"{sentence[:m.start()]}{MASK}{sentence[m.end():]}", m.group())
+            for m in occurrences]
+
+
 def _dropping_rule(
-    sentence: str, occurrences: int, phrases: re.Pattern[str] | None, seen: set[str],
-    min_tokens: int, max_tokens: int,
+    sentence: str, number_words: re.Pattern[str], counting: Sequence[re.Match[str]],
+    seen: set[str], min_tokens: int, max_tokens: int,
 ) -> str | None:
     """The first rule (in RULES order) that drops the sentence, or None to keep it."""
-    if occurrences == 0:
-        return "no_number_word"
-    if phrases is not None and phrases.search(sentence):
-        return "non_numeric_use"
-    if occurrences > 1:
-        return "several_number_words"
+    if not counting:
+        return "no_number_word" if number_words.search(sentence) is None else "non_numeric_use"
     tokens = len(sentence.split())
     if tokens < min_tokens:
         return "too_short"
@@ -202,7 +222,7 @@ def _dropping_rule(
 
 
 def filter_table(result: BuildResult) -> list[tuple[str, int, int]]:
-    """(rule, dropped, kept after) for each rule in order, starting from the English rows."""
+    """(rule, sentences dropped, sentences kept after) for each rule, from the English rows."""
     kept = result.english_rows
     table = []
     for rule, dropped in result.filter_counts.items():
@@ -219,6 +239,8 @@ def card(result: BuildResult) -> dict[str, object]:
         "rows": {"read": result.rows_read, "english": result.english_rows,
                  "non_english": result.rows_read - result.english_rows},
         "filters": dict(result.filter_counts),
+        # A kept sentence gives one probe per counting number word, so the two counts differ.
+        "sentences_kept": result.english_rows - sum(result.filter_counts.values()),
         "probes": len(result.probes),
         "categories": dict(result.category_counts),
         "parameters": result.parameters,

@@ -17,6 +17,12 @@ The paper's GPT-2 row (its footnote 3): each of the 12 candidates is put in the 
   prediction layout's "higher is better" holds and `mlm.rank` ranks lowest loss first
   (perplexity is exp(loss), the same order). The released scorer wrote 100 − loss: same order.
 
+The authors' protocol (`src/gpt_predict.py`, the paper's GPT-2 row): `sent =
+masked_sent.replace("<mask>", num)`, `input_ids = tokenizer.encode(sent)` (GPT-2's tokenizer adds
+no special token), `outputs = model(input_ids, labels=input_ids)` and `sentence_prob =
+100-loss.item()`: no BOS, every token but the first predicted, scores written as 100 − loss,
+ties in their `num_list` order (`score_probes_causal_authors`).
+
 Batching: probes are sorted by token length and cut into batches of `batch_size` probes; each
 batch is one forward pass over all 12 filled-in sentences of each of its probes (12 × batch_size
 rows), right-padded with an attention mask; the mean is taken over each row's real tokens only.
@@ -61,17 +67,19 @@ def prefix_ids(tokenizer: Any, bos: bool) -> list[int]:
                        f"token to put before a sentence; score with bos=False")
 
 
-def _encode(tokenizer: Any, probes: Sequence[str], prefix: list[int],
+def _encode(tokenizer: Any, probes: Sequence[str], prefix: list[int | None],
             words: Sequence[str]) -> list[list[list[int]]]:
-    """Per probe, per word, the filled-in sentence's token ids after the prefix, unpadded."""
+    """Per probe, per word, the filled-in sentence's token ids after the prefix, unpadded; a
+    prefix of [None] leaves the special tokens to the tokenizer (the authors' encode)."""
     encoded = []
     limit = tokenizer.model_max_length
+    own = prefix == [None]
     for index, probe in enumerate(probes):
         texts = [filled(probe, word) for word in words]
-        # The special tokens are the prefix's business: a tokenizer set to add its own BOS
-        # (or none) must not change what is predicted.
-        rows = [prefix + list(ids)
-                for ids in tokenizer(texts, add_special_tokens=False)["input_ids"]]
+        # Otherwise the special tokens are the prefix's business: a tokenizer set to add its
+        # own BOS (or none) must not change what is predicted.
+        rows = [([] if own else list(prefix)) + list(ids)
+                for ids in tokenizer(texts, add_special_tokens=own)["input_ids"]]
         longest, shortest = max(len(r) for r in rows), min(len(r) for r in rows)
         # model_max_length is a huge sentinel when a tokenizer does not know its limit.
         if longest > limit:
@@ -126,14 +134,15 @@ def _pad_id(tokenizer: Any) -> int:
     return 0
 
 
-def _score(model: Any, tokenizer: Any, probes: Sequence[str], batch_size: int | None,
-           device: str, precision: str | None, bos: bool) -> list[Ranked]:
-    """Rank the candidates of every probe; batch_size None runs one sentence per pass."""
+def _losses(model: Any, tokenizer: Any, probes: Sequence[str], batch_size: int | None,
+            device: str, precision: str | None, prefix: list[int | None],
+            words: Sequence[str]) -> list[list[float]]:
+    """Per probe, each word's mean token loss; batch_size None runs one sentence per pass."""
     check_masks(probes)
     if not probes:
         return []
-    encoded = _encode(tokenizer, probes, prefix_ids(tokenizer, bos), CANDIDATES)
-    width = len(CANDIDATES)
+    encoded = _encode(tokenizer, probes, prefix, words)
+    width = len(words)
     rows = [row for variants in encoded for row in variants]
     if batch_size is None:
         batches = [[i] for i in range(len(rows))]
@@ -148,9 +157,16 @@ def _score(model: Any, tokenizer: Any, probes: Sequence[str], batch_size: int | 
     log.info("%s: scored %d probes (%d sentences) in %.2f s (%.1f probes/s, batch size %s, %s)",
              model_name(tokenizer), len(probes), len(rows), seconds,
              len(probes) / max(seconds, 1e-9), batch_size or "1 sentence", device)
+    return [losses[p * width:(p + 1) * width] for p in range(len(probes))]
+
+
+def _score(model: Any, tokenizer: Any, probes: Sequence[str], batch_size: int | None,
+           device: str, precision: str | None, bos: bool) -> list[Ranked]:
+    """Rank the candidates of every probe by −(mean token loss), best first."""
+    losses = _losses(model, tokenizer, probes, batch_size, device, precision,
+                     list(prefix_ids(tokenizer, bos)) if probes else [], CANDIDATES)
     # Negated so that higher is better: rank puts the lowest loss first.
-    return [rank([-loss for loss in losses[p * width:(p + 1) * width]])
-            for p in range(len(probes))]
+    return [rank([-loss for loss in row]) for row in losses]
 
 
 def score_probes_causal(
@@ -172,3 +188,21 @@ def score_one_by_one_causal(
 ) -> list[Ranked]:
     """The released protocol's pace: one filled-in sentence per forward pass, no padding."""
     return _score(model, tokenizer, probes, None, device, None, bos)
+
+
+def score_probes_causal_authors(
+    model: Any,
+    tokenizer: Any,
+    probes: Sequence[str],
+    batch_size: int | None,
+    device: str = "cpu",
+    *,
+    precision: str | None = None,
+) -> list[Ranked]:
+    """The authors' GPT-2 protocol: the bare sentence as their tokenizer encodes it, scored
+    100 − mean token loss, ties in their order; batch_size None: one sentence per pass."""
+    from reprobe.numersense.authors import AUTHORS_ORDER
+
+    losses = _losses(model, tokenizer, probes, batch_size, device, precision, [None],
+                     AUTHORS_ORDER)
+    return [rank([100.0 - loss for loss in row], AUTHORS_ORDER) for row in losses]

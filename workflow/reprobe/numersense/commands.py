@@ -9,10 +9,10 @@ import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_write_text
+from reprobe.numersense.table_commands import register_tables
 
 log = logging.getLogger("reprobe.numersense")
 
@@ -129,61 +129,52 @@ def cmd_tiny(args: argparse.Namespace) -> None:
 def cmd_finetune(args: argparse.Namespace) -> None:
     """Fine-tune a masked LM with every number word of the training sentences masked."""
     from reprobe.numersense.finetune import finetune_masked_lm
+    from reprobe.numersense.finetune_authors import read_sentences
 
-    summary = finetune_masked_lm(args.base, _labelled(Path(args.train)), Path(args.output),
+    train = Path(args.train)
+    rows = read_sentences(train) if args.format == "sentences" else _labelled(train)
+    summary = finetune_masked_lm(args.base, rows, Path(args.output), procedure=args.procedure,
                                  epochs=args.epochs, batch_size=args.batch_size,
                                  max_length=args.max_length, lr=args.lr, seed=args.seed,
                                  device=args.device)
     log.info("fine-tuned %s into %s: %s", args.base, args.output, json.dumps(summary, default=str))
 
 
-def cmd_probe(args: argparse.Namespace) -> None:
-    """Rank the 12 number words for each probe of each set; write predictions and hit@k."""
-    from reprobe.numersense.models import load_model
+def cmd_score(args: argparse.Namespace) -> None:
+    """Rank the 12 number words for each probe of each set with any model; write predictions
+    in the released layout and, where gold is given, hit@k under every convention."""
+    from reprobe.numersense.models import detect_type, load_model
+    from reprobe.numersense.score import RunSettings, check_multi_token, score_sets
+    from reprobe.numersense.sets import load_numersense, numersense_setting, resolve_sets
 
-    model, tokenizer = load_model(args.model, args.type)
-    for test_set, probes, gold, predictions, scores in args.task:
-        _probe_set(args, model, tokenizer, test_set, Path(probes), Path(gold),
-                   Path(predictions), Path(scores))
-
-
-def _probe_set(args: argparse.Namespace, model: Any, tokenizer: Any, test_set: str,
-               probes_path: Path, gold_path: Path, predictions_path: Path,
-               scores_path: Path) -> None:
-    """Score one set's distinct probes with the loaded model; its predictions and hit@k."""
-    from reprobe.numersense.causal import score_probes_causal
-    from reprobe.numersense.evaluate import probe_key, write_predictions
-    from reprobe.numersense.mlm import score_probes
-    from reprobe.numersense.tables import hit_rows
-    from reprobe.scores import write_scores
-
-    # Duplicates are scored once: the evaluator matches every gold line by its text.
-    probes = list(dict.fromkeys(_probe_texts(probes_path)))
-    score = score_probes if args.type == "masked" else score_probes_causal
-    ranked = score(model, tokenizer, probes, args.batch_size, args.device,
-                   precision=args.precision)
-    write_predictions(predictions_path, probes, ranked)
-    # Keyed as the released evaluator matches them, straight from the scores just written.
-    predictions = {probe_key(p): r for p, r in zip(probes, ranked, strict=True)}
-    gold = _labelled(gold_path)
-    missing = [p.probe for p in gold if probe_key(p.probe) not in predictions]
-    if missing:
-        raise ReprobeError(f"{gold_path}: {len(missing)} labelled probes are not among "
-                           f"{probes_path}'s, e.g. {missing[0]!r}")
-    rows = hit_rows(args.row, test_set, gold, predictions, args.no_zero)
-    write_scores(rows, scores_path)
-    log.info("%s on %s (%s): %s (%s)", args.row, test_set, probes_path,
-             ", ".join(f"{r.metric} {r.value:.2f}" for r in rows), args.no_zero)
+    kind = detect_type(args.model) if args.type == "auto" else args.type
+    sets = resolve_sets(args.set, args.gold, args.name, args.configfile)
+    # What is not given comes from the config file, else the schema's defaults.
+    config = load_numersense(args.configfile)
+    protocol = args.protocol or numersense_setting(config, "protocols")[0]
+    run = RunSettings(protocol,
+                      args.batch_size or numersense_setting(config, "batch_size"),
+                      args.device or numersense_setting(config, "device"),
+                      args.precision or numersense_setting(config, "precision"),
+                      numersense_setting(config, "clean_bos") if args.bos is None else args.bos)
+    model, tokenizer = load_model(args.model, kind)
+    if kind == "masked" and protocol == "clean":
+        check_multi_token(tokenizer)
+    results = score_sets(model, tokenizer, kind, args.row or args.model, sets, run,
+                         Path(args.out))
+    for name, rows in results.items():
+        print(f"{name}: " + "; ".join(f"{r.setting} {r.metric} {r.value:.2f} (n={r.n})"
+                                      for r in rows))
 
 
 def cmd_score_released(args: argparse.Namespace) -> None:
-    """hit@k of the authors' released predictions, on the probes with a known label."""
-    from reprobe.numersense.evaluate import read_predictions
-    from reprobe.numersense.tables import hit_rows
+    """hit@k of the authors' released predictions under every convention."""
+    from reprobe.numersense.evaluate import read_prediction_lines
+    from reprobe.numersense.score import convention_rows
     from reprobe.scores import write_scores
 
-    predictions = read_predictions(Path(args.predictions))
-    rows = hit_rows(args.row, args.set, _labelled(Path(args.gold)), predictions, args.no_zero)
+    lines = read_prediction_lines(Path(args.predictions))
+    rows = convention_rows(args.row, args.set, _labelled(Path(args.gold)), lines)
     write_scores(rows, Path(args.scores))
 
 
@@ -208,50 +199,14 @@ def cmd_templates(args: argparse.Namespace) -> None:
     atomic_write_text(Path(args.output), buffer.getvalue())
 
 
-def cmd_table2(args: argparse.Namespace) -> None:
-    """Table 2 (hit@k on core and + adversarial probes) beside the paper's numbers."""
-    from reprobe.numersense.tables import write_table2
-
-    write_table2([Path(p) for p in args.scores], Path(args.reference), Path(args.csv),
-                 Path(args.md), args.variant)
-
-
-def cmd_table3(args: argparse.Namespace) -> None:
-    """Table 3 (object bias) beside the paper's numbers."""
-    from reprobe.numersense.tables import write_table3
-
-    write_table3([Path(p) for p in args.results], Path(args.reference), Path(args.csv),
-                 Path(args.md))
-
-
-def cmd_figure3(args: argparse.Namespace) -> None:
-    """Figure 3: per-category hit@1 (CSV, Markdown, PNG) beside the paper's figures."""
-    from reprobe.numersense.tables import write_figure3
-
-    predictions = {}
-    for item in args.predictions:
-        row, sep, path = item.rpartition("=")
-        if not sep:
-            raise ReprobeError(f"figure3: expected ROW=PREDICTIONS, got {item!r}")
-        predictions[row] = Path(path)
-    write_figure3(Path(args.categories), predictions, Path(args.reference), Path(args.csv),
-                  Path(args.png), args.no_zero)
-
-
 def _run_options(parser: argparse.ArgumentParser) -> None:
     """Batch size, device and precision of a probing step."""
     parser.add_argument("--batch-size", type=int, required=True,
-                        help="probes per forward pass (length-sorted; 1 = the released protocol)")
+                        help="probes per forward pass (length-sorted; the scores equal one "
+                             "probe a pass to float rounding)")
     parser.add_argument("--device", required=True, help="torch device: cpu, cuda, cuda:1, ...")
     parser.add_argument("--precision", choices=["bf16", "fp16"], default=None,
                         help="autocast on a GPU (default: float32)")
-
-
-def _convention(parser: argparse.ArgumentParser) -> None:
-    """The no/zero convention of hit@k."""
-    parser.add_argument("--no-zero", choices=["official", "merge", "none"], required=True,
-                        help="official: predicted 'no' read as 'zero' in place (the released "
-                             "evaluator); merge: their scores summed; none: as they are")
 
 
 def _register_builders(sub: argparse._SubParsersAction,
@@ -319,32 +274,65 @@ def _register_models(sub: argparse._SubParsersAction,
 
     finetune = add("finetune", cmd_finetune, sub)
     finetune.add_argument("--base", required=True, help="masked LM folder or hub name")
-    finetune.add_argument("--train", required=True, help="train.masked.tsv")
+    finetune.add_argument("--train", required=True,
+                          help="train.masked.tsv, or plain sentences (gkb_best_filtered.txt)")
+    finetune.add_argument("--format", choices=["labelled", "sentences"], required=True,
+                          help="--train's layout: probe<TAB>word lines, or one sentence a line")
+    finetune.add_argument("--procedure", choices=["authors", "plain"], required=True,
+                          help="the authors' finetune_mlm.py, or the plain whole-word loop")
     finetune.add_argument("--output", required=True, help="fine-tuned model folder")
     for name, kind in (("epochs", int), ("batch-size", int), ("max-length", int),
                        ("lr", float), ("seed", int)):
         finetune.add_argument(f"--{name}", type=kind, required=True)
     finetune.add_argument("--device", required=True, help="torch device")
 
-    probe = add("probe", cmd_probe, sub)
-    probe.add_argument("--row", required=True, help="Table 2 row name")
-    probe.add_argument("--type", choices=["masked", "causal"], required=True)
-    probe.add_argument("--model", required=True, help="model folder or hub name")
-    probe.add_argument("--task", nargs=5, action="append", required=True,
-                       metavar=("SET", "PROBES", "GOLD", "PREDICTIONS", "SCORES"),
-                       help="one set: its name (core, all, validation), probes (.txt/.tsv), "
-                            "labelled probes (.tsv), ranked predictions to write (released "
-                            ".jsonl layout), hit@k rows to write (CSV); repeat per set")
-    _run_options(probe)
-    _convention(probe)
+    score = add("score", cmd_score, sub)
+    score.description = (
+        "Score any masked or causal LM on NumerSense: ranked predictions in the authors' "
+        "released layout (OUT/<name>.jsonl) and, where gold labels are given, hit@1/2/3 under "
+        "every no/zero convention (OUT/<name>.csv). Example: reprobe numersense score "
+        "--model bert-base-uncased --set core --out runs/bert")
+    score.add_argument("--model", required=True, help="model folder or hub name")
+    score.add_argument("--type", choices=["auto", "masked", "causal"], default="auto",
+                       help="masked or causal LM (auto: read from the model's config)")
+    score.add_argument("--set", action="append", required=True, metavar="SET",
+                       help="core, all or validation (the configured released file, fetched "
+                            "by the workflow) or a probe file (.txt one probe a line, .tsv "
+                            "probe<TAB>word); repeat for several sets")
+    score.add_argument("--gold", action="append", default=[], metavar="FILE",
+                       help="labelled probes (.tsv) for each --set in order, '-' for none "
+                            "(default: a .tsv set's own labels, the configured gold of core "
+                            "and all, validation's labels)")
+    score.add_argument("--name", action="append", default=[], metavar="NAME",
+                       help="output name for each --set in order (default: the set's name or "
+                            "file stem)")
+    score.add_argument("--row", default=None, help="row name in the score rows (default: "
+                                                    "the model)")
+    score.add_argument("--protocol", choices=["authors", "clean"], default=None,
+                       help="authors: the authors' procedure (the paper's rows); clean: the "
+                            "probe as written, whole-vocabulary softmax (masked) or a BOS "
+                            "token first (causal); default: the config's first protocol")
+    score.add_argument("--bos", action=argparse.BooleanOptionalAction, default=None,
+                       help="clean protocol, causal LMs: a BOS token before each sentence "
+                            "(default: the config's clean_bos)")
+    score.add_argument("--batch-size", type=int, default=None,
+                       help="probes per forward pass, length-sorted (default: the config's)")
+    score.add_argument("--device", default=None,
+                       help="torch device: cpu, cuda, cuda:1, ... (default: the config's)")
+    score.add_argument("--precision", choices=["bf16", "fp16"], default=None,
+                       help="autocast on a GPU (default: float32)")
+    score.add_argument("--configfile", default="config/config.yaml",
+                       help="where core/all/validation, their gold and the defaults of the "
+                            "options above are configured (schema defaults where absent)")
+    score.add_argument("--out", required=True, help="folder for predictions and scores")
 
     released = add("score-released", cmd_score_released, sub)
     released.add_argument("--row", required=True, help="row name in Table 2")
     released.add_argument("--set", required=True, help="core or all")
     released.add_argument("--predictions", required=True, help="the authors' .output.jsonl")
     released.add_argument("--gold", required=True, help="labelled probes (.tsv)")
-    released.add_argument("--scores", required=True, help="hit@k score rows (CSV)")
-    _convention(released)
+    released.add_argument("--scores", required=True,
+                          help="hit@k score rows under every convention (CSV)")
 
     templates = add("templates", cmd_templates, sub)
     templates.add_argument("--row", required=True, help="row name in Table 3")
@@ -355,31 +343,6 @@ def _register_models(sub: argparse._SubParsersAction,
     _run_options(templates)
 
 
-def _register_tables(sub: argparse._SubParsersAction,
-                     add: Callable[..., argparse.ArgumentParser]) -> None:
-    """Tables 2 and 3 and Figure 3."""
-    table2 = add("table2", cmd_table2, sub)
-    table2.add_argument("--variant", choices=["rebuilt", "released"], required=True)
-    table2.add_argument("--reference", required=True, help="the paper's numbers (long CSV)")
-    table2.add_argument("--csv", required=True)
-    table2.add_argument("--md", required=True)
-    table2.add_argument("scores", nargs="*", help="score files")
-
-    table3 = add("table3", cmd_table3, sub)
-    table3.add_argument("--reference", required=True, help="the paper's numbers (long CSV)")
-    table3.add_argument("--csv", required=True)
-    table3.add_argument("--md", required=True)
-    table3.add_argument("results", nargs="+", help="per-row template results (CSV)")
-
-    figure = add("figure3", cmd_figure3, sub)
-    figure.add_argument("--categories", required=True, help="core probes with categories (TSV)")
-    figure.add_argument("--reference", required=True, help="the paper's numbers (long CSV)")
-    figure.add_argument("--csv", required=True, help="per-category hit@1 (a .md goes beside)")
-    figure.add_argument("--png", required=True, help="the figure")
-    figure.add_argument("predictions", nargs="+", help="ROW=predictions.jsonl on the core set")
-    _convention(figure)
-
-
 def register(commands: argparse._SubParsersAction,
              add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add the `numersense` command group to the CLI."""
@@ -387,4 +350,4 @@ def register(commands: argparse._SubParsersAction,
     sub = group.add_subparsers(dest="numersense_command", required=True, metavar="STEP")
     _register_builders(sub, add)
     _register_models(sub, add)
-    _register_tables(sub, add)
+    register_tables(sub, add)

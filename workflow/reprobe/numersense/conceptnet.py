@@ -1,4 +1,4 @@
-"""Adversarial NumerSense probes from ConceptNet 5.7 adjectives (Lin et al. 2020, §2.3).
+"""Adversarial NumerSense probes from ConceptNet 5.7 adjectives (Lin et al. 2020, §2.2).
 
 The paper made its adversarial probes by "adding adjectives before the noun involved in the
 numerical reasoning in each probe", the adjectives coming from ConceptNet triples such as
@@ -7,9 +7,24 @@ numerical reasoning in each probe", the adjectives coming from ConceptNet triple
 - `read_properties` streams the assertions CSV (`conceptnet-assertions-5.7.0.csv[.gz]`: edge
   URI, relation, start node, end node, JSON info, tab-separated) and keeps English edges of the
   chosen relations with a single-word end, as noun -> adjectives by weight;
-- the counted noun of a probe is the word right after its mask ("<mask> wheels");
-- each core probe is followed by up to `variants` copies with one adjective before that noun,
-  the label unchanged: core + adversarial is the "all" set, as the release has it.
+- a probe has up to two nouns involved in its numerical reasoning: the counted noun, the word
+  right after its mask ("<mask> wheels"), and the subject noun, its first word after leading
+  determiners, quantifiers and number words ("a car", "most spiders", "one yard"), when that
+  comes before the mask and is no pronoun, preposition or conjunction;
+- a noun takes part only with ConceptNet adjectives usable before it; the two nouns' lists are
+  interleaved, counted noun first, and the first `variants` are inserted, one per copy, with the
+  label unchanged: core + adversarial is the "all" set, as the release has it (its lines are
+  shuffled; here each core probe comes first, then its copies).
+
+Why, from the released test.core vs test.all files (each adversarial line set against the core
+probe it extends by one word): of the 2,012 inserted adjectives, 2,002 are one word; 1,238
+(62%) stand right after the mask, 764 (38%) before the mask, none elsewhere. Of those 764, 666
+stand right before the first word after leading determiners and quantifiers, 72 one word
+further (a compound's head: "bass [electric] guitars"), 26 elsewhere, so the subject noun is
+that first word. Of the 705 core probes with copies (1 to 11, mostly 2 to 5), 305 have
+adjectives only after the mask, 153 only at the subject and 247 at both, in no fixed order:
+the counted noun comes first (62%), both nouns share the copies where both have adjectives
+(247), and one noun fills them all where the other has none (305 + 153).
 """
 
 from __future__ import annotations
@@ -36,8 +51,23 @@ ANY, ADJECTIVE = "any", "adjective"
 DEFAULT_RELATIONS: dict[str, str] = {"HasProperty": ANY, "RelatedTo": ADJECTIVE}
 DEFAULT_MIN_WEIGHT = 1.0
 COUNT_KEYS: tuple[str, ...] = (
-    "core", "adversarial", "core_with_variant", "no_counted_noun", "no_property",
+    "core", "adversarial", "before_counted_noun", "before_subject_noun", "core_with_variant",
+    "no_noun", "no_property",
 )
+COUNTED, SUBJECT = "counted", "subject"
+# Words a probe may open with before its subject noun ("a car", "most spiders", "one yard").
+LEADING_WORDS: frozenset[str] = frozenset({
+    "a", "an", "the", "all", "most", "many", "some", "every", "each", "any", "both", "few",
+    "several", "these", "those", "this", "that", "my", "your", "his", "her", "its", "our",
+    "their", "almost", "usually", "typically", "normally", "generally", "often", *CANDIDATES,
+})
+# Closed-class openers that are no subject noun, though ConceptNet gives some of them
+# properties (OMCS users wrote "you HasProperty ...").
+NOT_NOUNS: frozenset[str] = frozenset({
+    "i", "you", "he", "she", "it", "we", "they", "there", "here", "if", "when", "while", "in",
+    "on", "at", "for", "to", "from", "with", "by", "of", "as", "how", "what", "why", "where",
+    "who", "which", "because", "after", "before", "despite", "during", "and", "or", "but",
+})
 # A few irregular plurals the suffix rules cannot undo.
 IRREGULAR_SINGULARS: dict[str, str] = {
     "teeth": "tooth", "feet": "foot", "mice": "mouse", "people": "person",
@@ -45,6 +75,8 @@ IRREGULAR_SINGULARS: dict[str, str] = {
 }
 _ENGLISH = "/c/en/"
 _NOUN_AFTER_MASK = re.compile(rf"{re.escape(MASK)}\s+([^\W\d_]+)(?![\w-])")
+# A whole token that is one word, maybe with a possessive or trailing punctuation ("cars,").
+_WORD_TOKEN = re.compile(r"([^\W\d_]+)(?:'s)?[,.;:!?]*")
 
 
 def _open_text(path: Path) -> TextIO:
@@ -168,18 +200,55 @@ def _usable(adjective: str, noun: str, probe: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(adjective)}(?![\w-])", probe.lower()) is None
 
 
+def subject_noun(probe: str) -> tuple[int, str] | None:
+    """(offset, word) of the probe's first word after leading determiners, if before the mask."""
+    for token in re.finditer(r"\S+", probe):
+        text = token.group()
+        if MASK in text:
+            return None
+        if text.lower().rstrip(",;:") in LEADING_WORDS:
+            continue
+        found = _WORD_TOKEN.fullmatch(text)
+        if found is None or found.group(1).lower() in NOT_NOUNS:
+            return None
+        return token.start(), found.group(1)
+    return None
+
+
+def noun_sites(probe: str) -> list[tuple[str, int, str]]:
+    """(site, offset, word) of the counted noun, then the subject noun, where the probe has them."""
+    sites = [(COUNTED, counted_noun(probe)), (SUBJECT, subject_noun(probe))]
+    return [(site, *found) for site, found in sites if found is not None]
+
+
+def _interleave(lists: Sequence[Sequence[tuple[str, int, str]]]) -> list[tuple[str, int, str]]:
+    """The lists' items taken in turn, one from each while it lasts."""
+    longest = max((len(items) for items in lists), default=0)
+    return [items[i] for i in range(longest) for items in lists if i < len(items)]
+
+
+def placements(
+    probe: str, properties: Properties, *, variants: int
+) -> list[tuple[str, int, str]]:
+    """(site, offset, adjective) of up to `variants` insertions, the nouns' adjectives in turn."""
+    if variants <= 0:
+        return []
+    lists = [[(site, offset, a) for a in _adjectives(noun, properties) if _usable(a, noun, probe)]
+             for site, offset, noun in noun_sites(probe)]
+    return _interleave(lists)[:variants]
+
+
+def _insert(probe: LabelledProbe, offset: int, adjective: str) -> LabelledProbe:
+    """The probe with the adjective and a space inserted at offset, its label unchanged."""
+    return LabelledProbe(f"{probe.probe[:offset]}{adjective} {probe.probe[offset:]}", probe.label)
+
+
 def adversarial_variants(
     probe: LabelledProbe, properties: Properties, *, variants: int
 ) -> list[LabelledProbe]:
-    """Up to `variants` copies of the probe with one adjective before its counted noun."""
-    found = counted_noun(probe.probe)
-    if found is None or variants <= 0:
-        return []
-    offset, noun = found
-    usable = [a for a in _adjectives(noun, properties) if _usable(a, noun, probe.probe)]
-    text = probe.probe
-    return [LabelledProbe(f"{text[:offset]}{adjective} {text[offset:]}", probe.label)
-            for adjective in usable[:variants]]
+    """Up to `variants` copies of the probe, each with one adjective before one of its nouns."""
+    return [_insert(probe, offset, adjective)
+            for _site, offset, adjective in placements(probe.probe, properties, variants=variants)]
 
 
 def build_all_set(
@@ -189,16 +258,18 @@ def build_all_set(
     counts = dict.fromkeys(COUNT_KEYS, 0)
     probes: list[LabelledProbe] = []
     for probe in core:
-        made = adversarial_variants(probe, properties, variants=variants)
-        probes += [probe, *made]
+        chosen = placements(probe.probe, properties, variants=variants)
+        probes += [probe, *(_insert(probe, offset, adjective) for _, offset, adjective in chosen)]
         counts["core"] += 1
-        counts["adversarial"] += len(made)
-        if made:
+        counts["adversarial"] += len(chosen)
+        for site, _offset, _adjective in chosen:
+            counts[f"before_{site}_noun"] += 1
+        if chosen:
             counts["core_with_variant"] += 1
-        elif counted_noun(probe.probe) is None:
-            counts["no_counted_noun"] += 1
+        elif not noun_sites(probe.probe):
+            counts["no_noun"] += 1
         else:
-            # A counted noun but no usable adjective (none known, or each one skipped).
+            # A noun but no usable adjective (none known, or each one skipped), or variants 0.
             counts["no_property"] += 1
     return probes, counts
 

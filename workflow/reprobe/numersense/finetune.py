@@ -7,6 +7,12 @@ candidates is masked (not 15% of random tokens), with the loss taken only there:
 mask is the candidate's own token, in the form `mlm.score_probes` reads at test time (" four"
 after a space, "four" at the sentence start). Training is a plain seeded loop; on the CPU it runs
 under `reproducible_torch`, so a seed gives the same weights on every machine.
+
+Two procedures (`numersense.finetune.procedure`): `plain`, the above (this project's reading of
+the paper's §3.1), and `authors`, the authors' `src/finetune_mlm.py` as their README runs it
+(`reprobe.numersense.finetune_authors`: their token-level masking, AdamW groups and eps, linear
+schedule to 0, gradient clipping, seeding). Either trains on labelled rows (their mask filled
+with the label) or on plain sentences (`gkb_best_filtered.txt`, one a line).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_directory
 from reprobe.numersense.candidates import CANDIDATES, candidate_token_id, model_name
+from reprobe.numersense.finetune_authors import prepare_authors, set_seed, train_authors
 from reprobe.numersense.mlm import model_text_all, pad_right
 from reprobe.numersense.models import load_model
 from reprobe.numersense.probes import MASK, LabelledProbe, whole_words
@@ -33,6 +40,8 @@ _NUMBER_WORD = whole_words(CANDIDATES, ignore_case=True)
 
 Example = tuple[list[int], list[int]]
 Span = tuple[int, int]
+Row = LabelledProbe | str  # a labelled probe, or a plain sentence (gkb_best_filtered.txt)
+PROCEDURES = ("authors", "plain")
 
 
 def filled_sentence(row: LabelledProbe) -> tuple[str, Span]:
@@ -48,12 +57,20 @@ def filled_sentence(row: LabelledProbe) -> tuple[str, Span]:
     return probe[:start] + label + probe[start + len(MASK):], (start, start + len(label))
 
 
-def number_word_spans(sentence: str, always: Span) -> list[Span]:
+def sentence_of(row: Row) -> tuple[str, Span | None]:
+    """The training sentence of a row, and its label's span (none for a plain sentence)."""
+    if isinstance(row, str):
+        return row.strip(), None
+    return filled_sentence(row)
+
+
+def number_word_spans(sentence: str, always: Span | None) -> list[Span]:
     """The spans of every whole-word number word in the sentence, with always among them."""
     spans = {m.span() for m in _NUMBER_WORD.finditer(sentence)}
     # The row's own mask is supervised whatever its neighbours ("<mask>-legged" filled with
     # "three" is no whole word, yet the label says what stood there).
-    spans.add(always)
+    if always is not None:
+        spans.add(always)
     return sorted(spans)
 
 
@@ -66,9 +83,9 @@ def masked_sentence(sentence: str, spans: Sequence[Span]) -> str:
     return "".join([*parts, sentence[end:]])
 
 
-def training_example(tokenizer: Any, row: LabelledProbe, max_length: int) -> Example:
+def training_example(tokenizer: Any, row: Row, max_length: int) -> Example:
     """Input ids and labels (IGNORE but at each masked number word); ([], []) if none remain."""
-    sentence, label_span = filled_sentence(row)
+    sentence, label_span = sentence_of(row)
     spans = number_word_spans(sentence, label_span)
     text = model_text_all(masked_sentence(sentence, spans), tokenizer.mask_token)
     ids = list(tokenizer(text, truncation=True, max_length=max_length)["input_ids"])
@@ -89,7 +106,7 @@ def training_example(tokenizer: Any, row: LabelledProbe, max_length: int) -> Exa
     return ids, labels
 
 
-def training_examples(tokenizer: Any, rows: Sequence[LabelledProbe],
+def training_examples(tokenizer: Any, rows: Sequence[Row],
                       max_length: int) -> tuple[list[Example], int]:
     """The examples that keep at least one mask, and how many rows were dropped."""
     if max_length <= tokenizer.num_special_tokens_to_add():
@@ -141,11 +158,43 @@ def _save(model: Any, tokenizer: Any, out_dir: Path) -> None:
         tokenizer.save_pretrained(str(staging))
 
 
+def _plain(torch: Any, model: Any, tokenizer: Any, rows: Sequence[Row], *, epochs: int,
+           batch_size: int, max_length: int, lr: float, seed: int,
+           device: str) -> dict[str, object]:
+    """The plain procedure: whole-word masking, a plain AdamW loop; its summary."""
+    examples, dropped = training_examples(tokenizer, rows, max_length)
+    if not examples:
+        raise ReprobeError(f"{model_name(tokenizer)}: none of the {len(rows)} training rows "
+                           f"keeps a number word within max_length {max_length}")
+    if dropped:
+        log.warning("%s: dropped %d of %d rows with no number word within max_length %d",
+                    model_name(tokenizer), dropped, len(rows), max_length)
+    with device_determinism(torch, device):
+        losses = _train(torch, model, examples, tokenizer.pad_token_id, epochs=epochs,
+                        batch_size=batch_size, lr=lr, seed=seed, device=device)
+    steps = epochs * -(-len(examples) // batch_size)
+    return {"examples": len(examples), "dropped": dropped, "steps": steps, "losses": losses}
+
+
+def _authors(torch: Any, model: Any, tokenizer: Any, rows: Sequence[Row], *, epochs: int,
+             batch_size: int, max_length: int, lr: float, seed: int,
+             device: str) -> dict[str, object]:
+    """The authors' procedure (finetune_authors), max_length as their block_size; its
+    summary."""
+    sentences = [row if isinstance(row, str) else filled_sentence(row)[0] for row in rows]
+    examples = prepare_authors(model, tokenizer, sentences, max_length)
+    with device_determinism(torch, device):
+        summary = train_authors(torch, model, examples, tokenizer.pad_token_id, epochs=epochs,
+                                batch_size=batch_size, lr=lr, seed=seed, device=device)
+    return {"examples": len(examples), "dropped": 0, **summary}
+
+
 def finetune_masked_lm(
     model_dir: Path | str,
-    rows: Sequence[LabelledProbe],
+    rows: Sequence[Row],
     out_dir: Path,
     *,
+    procedure: str = "plain",
     epochs: int = 3,
     batch_size: int = 64,
     max_length: int = 64,
@@ -154,7 +203,7 @@ def finetune_masked_lm(
     device: str = "cpu",
 ) -> dict[str, object]:
     """Fine-tune the masked LM at model_dir (a folder or hub name) on rows' masked number
-    words; save it to out_dir."""
+    words by the procedure (authors or plain); save it to out_dir."""
     import torch
 
     if not rows:
@@ -162,23 +211,19 @@ def finetune_masked_lm(
     if epochs < 1 or batch_size < 1:
         raise ReprobeError(f"epochs and batch size must be at least 1, got {epochs} and "
                            f"{batch_size}")
+    if procedure not in PROCEDURES:
+        raise ReprobeError(f"unknown fine-tuning procedure {procedure!r}; use one of "
+                           f"{list(PROCEDURES)}")
+    if procedure == "authors":
+        set_seed(torch, seed)  # their main seeds before it loads the model
     # Loaded as the probing step loads a model: a folder, or a hub name (offline: the cache).
     model, tokenizer = load_model(str(model_dir), "masked")
     if tokenizer.mask_token is None or tokenizer.pad_token_id is None:
         raise ReprobeError(f"{model_name(tokenizer)}: fine-tuning needs a mask and a pad token")
-    examples, dropped = training_examples(tokenizer, rows, max_length)
-    if not examples:
-        raise ReprobeError(f"{model_name(tokenizer)}: none of the {len(rows)} training rows "
-                           f"keeps a number word within max_length {max_length}")
-    if dropped:
-        log.warning("%s: dropped %d of %d rows whose number words lie past max_length %d",
-                    model_name(tokenizer), dropped, len(rows), max_length)
     start = time.perf_counter()
-    with device_determinism(torch, device):
-        losses = _train(torch, model, examples, tokenizer.pad_token_id, epochs=epochs,
-                        batch_size=batch_size, lr=lr, seed=seed, device=device)
+    run = _authors if procedure == "authors" else _plain
+    summary = run(torch, model, tokenizer, rows, epochs=epochs, batch_size=batch_size,
+                  max_length=max_length, lr=lr, seed=seed, device=device)
     seconds = time.perf_counter() - start
     _save(model, tokenizer, Path(out_dir))
-    steps = epochs * -(-len(examples) // batch_size)
-    return {"examples": len(examples), "dropped": dropped, "epochs": epochs, "steps": steps,
-            "losses": losses, "seconds": seconds}
+    return {"procedure": procedure, **summary, "epochs": epochs, "seconds": seconds}

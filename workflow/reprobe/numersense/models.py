@@ -43,3 +43,23 @@ def load_model(location: str, model_type: str) -> tuple[Any, Any]:
                            f"{'the folder' if local else where}: {error}") from error
     model.eval()
     return model, tokenizer
+
+
+def detect_type(location: str) -> str:
+    """masked or causal, read from a model's config (its architectures, else is_decoder)."""
+    from transformers import AutoConfig
+
+    local = Path(location).is_dir()
+    try:
+        config = AutoConfig.from_pretrained(location, local_files_only=local or offline())
+    except OSError as error:
+        raise ReprobeError(f"{location}: cannot read the model's config: {error}") from error
+    architectures = [str(a) for a in (getattr(config, "architectures", None) or [])]
+    if any(a.endswith("ForMaskedLM") for a in architectures):
+        return "masked"
+    if any(a.endswith(("ForCausalLM", "LMHeadModel")) for a in architectures):
+        return "causal"
+    if getattr(config, "is_decoder", False):
+        return "causal"
+    raise ReprobeError(f"{location}: its config names no masked- or causal-LM architecture "
+                       f"({architectures or 'none'}); give --type masked or --type causal")

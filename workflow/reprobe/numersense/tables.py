@@ -15,7 +15,12 @@ import pandas as pd
 
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, atomic_write_text
-from reprobe.numersense.evaluate import hits_at_k, read_predictions
+from reprobe.numersense.evaluate import (
+    CONVENTIONS,
+    PredictionLine,
+    read_predictions,
+    score_lines,
+)
 from reprobe.numersense.probes import LabelledProbe
 from reprobe.scores import NO_SCORE, NOT_CONFIGURED, ScoreRow, read_scores, score_frame
 from reprobe.tables.compare import compare_with_reference, read_reference
@@ -36,10 +41,20 @@ TITLES = {
 TABLE2_NOTES = {
     "rebuilt": "Probes rebuilt here from OMCS (core) and ConceptNet (all), labelled by the "
                "builder.",
-    "released": "The released probes; core and all only where the builder re-creates a probe "
-                "(the released test labels were never published), validation in full. "
-                "`(released predictions)` rows score the authors' own prediction files.",
+    "released": "The released probes, validation in full. `(released predictions)` rows score "
+                "the authors' own prediction files.",
 }
+CONVENTION_NOTES = {
+    "none": "Convention `none`: the words as they are, every gold line with its own label; the "
+            "one that gives the paper's numbers from the authors' released predictions.",
+    "released": "Convention `released`: what the authors' src/evaluator.py prints (last label of "
+                "a repeated probe, every prediction line, \"no\" read as \"zero\").",
+    "official": "Convention `official`: \"no\" read as \"zero\", gold line by gold line.",
+    "merge": "Convention `merge`: the scores of \"no\" and \"zero\" summed into one entry.",
+}
+PROTOCOL_NOTE = ("Rows named as the paper's follow the authors' procedure (protocol `authors`); "
+                 "`(clean)` rows score the probe as written (whole-vocabulary softmax; a BOS "
+                 "token before a causal LM's sentence), beyond the paper.")
 
 
 def metric(test_set: str, k: int) -> str:
@@ -50,15 +65,6 @@ def metric(test_set: str, k: int) -> str:
 def metric_order() -> list[str]:
     """Table 2's columns in the paper's order, then validation."""
     return [metric(s, k) for s in SETS for k in KS]
-
-
-def hit_rows(row: str, test_set: str, gold: Sequence[LabelledProbe],
-             predictions: Mapping[str, Sequence[tuple[str, float]]], convention: str
-             ) -> list[ScoreRow]:
-    """hit@1/2/3 of one row on one set as score rows (NaN when no probe is labelled)."""
-    hits = hits_at_k(gold, predictions, ks=KS, convention=convention)
-    return [ScoreRow(PAPER, "table2", row, "", metric(test_set, k), hits[k], len(gold))
-            for k in KS]
 
 
 def _reasons(table: pd.DataFrame) -> pd.DataFrame:
@@ -79,13 +85,43 @@ def table2(scores: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
         drop=True)
 
 
+def one_convention(scores: pd.DataFrame, convention: str) -> pd.DataFrame:
+    """The score rows of one convention, its name dropped from `setting` (the paper's has none)."""
+    chosen = scores[scores["setting"].astype(str) == convention]
+    return chosen.assign(setting="").reset_index(drop=True)
+
+
+def gold_note(variant: str, gold: str | None) -> list[str]:
+    """Where the released core/all labels come from, or that they were re-created."""
+    if variant != "released":
+        return []
+    if gold:
+        return [f"Core and all scored on every released test probe, labels from {gold}."]
+    return ["Core and all scored only where the builder re-creates a probe (no gold labels "
+            "configured: numersense.gold; the test labels were never released officially)."]
+
+
 def write_table2(scores: Sequence[Path], reference: Path, csv_path: Path, md: Path,
-                 variant: str) -> None:
-    """Build one Table 2 (rebuilt or released probes) and write its CSV and Markdown."""
-    frame = table2(read_scores(scores), read_reference(reference, "table2"))
+                 variant: str, convention: str, gold: str | None = None) -> None:
+    """Build one Table 2 (rebuilt or released probes) under one convention; CSV and Markdown."""
+    frame = table2(one_convention(read_scores(scores), convention),
+                   read_reference(reference, "table2"))
     view = View(rows=("model",), order=tuple(metric_order()), count_label="#probes")
     write_table(frame, csv_path, md, f"{TITLES['table2']} ({variant})", view=view,
-                notes=[TABLE2_NOTES[variant]])
+                notes=[TABLE2_NOTES[variant], *gold_note(variant, gold),
+                       CONVENTION_NOTES[convention], PROTOCOL_NOTE])
+
+
+def write_table2_conventions(scores: Sequence[Path], csv_path: Path, md: Path) -> None:
+    """Every Table 2 number under each convention, side by side (rows: model × convention)."""
+    frame = read_scores(scores)
+    order = {c: i for i, c in enumerate(CONVENTIONS)}
+    frame = frame.assign(_c=frame["setting"].map(order)).sort_values(
+        ["_c"], kind="stable").drop(columns="_c").reset_index(drop=True)
+    view = View(rows=("model", "setting"), order=tuple(metric_order()), count_label="#lines")
+    write_table(frame, csv_path, md, "Table 2 under each no/zero convention", view=view,
+                notes=[*CONVENTION_NOTES.values(), "The n of `released` counts prediction "
+                       "lines with a gold label; the others count gold lines."])
 
 
 def table3(results: pd.DataFrame, reference: pd.DataFrame, top: int = 3) -> pd.DataFrame:
@@ -165,10 +201,11 @@ def category_rows(categorised: Sequence[tuple[LabelledProbe, str]],
     """hit@1 of each row in each category (Figure 3), NaN where a category has no probe."""
     rows = []
     for model, predicted in predictions.items():
+        lines = [PredictionLine(probe, ranked) for probe, ranked in predicted.items()]
         for category in CATEGORIES:
             gold = [probe for probe, c in categorised if c == category]
-            value = hits_at_k(gold, predicted, ks=(1,), convention=convention)[1]
-            rows.append(ScoreRow(PAPER, "figure3", model, category, "hit@1", value, len(gold)))
+            hits, n = score_lines(gold, lines, ks=(1,), convention=convention)
+            rows.append(ScoreRow(PAPER, "figure3", model, category, "hit@1", hits[1], n))
     return rows
 
 

@@ -8,36 +8,29 @@ a rule can name them directly as input or params functions.
 from __future__ import annotations
 
 import json
-import re
 import shlex
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from reprobe.errors import ConfigError
+from reprobe.numersense.layout import (  # noqa: F401 (re-exported for the rules)
+    DATA,
+    MODELS,
+    RELEASED_FILES,
+    RELEASED_SETS,
+    RELEASED_SUFFIX,
+    RESULTS,
+    TABLES,
+    TEST_SETS,
+    TRAIN_SETS,
+    VARIANTS,
+    Read,
+    inside,
+    model_type,
+    slug,
+)
+from reprobe.numersense.probe_targets import ProbeRow, ProbeTargets, probe_rows  # noqa: F401
 from reprobe.resources import Scale, job_resources
-
-DATA = "data/processed/numersense"
-MODELS = "data/models/numersense"
-RESULTS = "results/numersense"
-TABLES = "results/tables/numersense"
-# The test sets with released probe text (core, all) and the labelled released set.
-TEST_SETS = ("core", "all")
-RELEASED_SETS = ("core", "all", "validation")
-VARIANTS = ("rebuilt", "released")
-RELEASED_SUFFIX = " (released predictions)"
-
-
-def slug(name: str) -> str:
-    """A row name as a file name: runs of characters other than letters, digits, . and -
-    become one -."""
-    return re.sub(r"[^\w.-]+", "-", name).strip("-")
-
-
-def model_type(spec: Mapping[str, Any]) -> str:
-    """masked or causal: a tiny model's kind decides, else the spec's `type`."""
-    if "tiny" in spec:
-        return "causal" if spec["tiny"]["kind"] == "gpt2" else "masked"
-    return str(spec.get("type", "masked"))
 
 
 def check_models(numersense: Mapping[str, Any]) -> None:
@@ -57,8 +50,10 @@ def check_models(numersense: Mapping[str, Any]) -> None:
                               "(the paper fine-tunes masked LMs only)")
         if row in models:
             raise ConfigError(f"numersense.finetune.rows.{row}: also a numersense.models row")
-    if finetune.get("train_set") == "released" and "train" not in numersense.get("released", {}):
-        raise ConfigError("numersense.finetune.train_set: released needs numersense.released.train")
+    needed = TRAIN_SETS.get(finetune.get("train_set", "rebuilt"))
+    if needed and needed not in numersense.get("released", {}):
+        raise ConfigError(f"numersense.finetune.train_set: {finetune['train_set']} needs "
+                          f"numersense.released.{needed}")
     for name in (numersense.get("templates", {}).get("models") or []):
         if name not in models or model_type(models[name]) != "masked":
             raise ConfigError(f"numersense.templates.models: {name!r} is not a masked-LM row")
@@ -84,11 +79,6 @@ def evaluation_sets(released: Mapping[str, Any]) -> dict[str, list[str]]:
             "released": [name for name in RELEASED_SETS if name in released]}
 
 
-def inside(path: str, member: str | None) -> str:
-    """The member inside an extracted folder, or the path itself when there is none."""
-    return f"{path}/{member}" if member else path
-
-
 # Memory (MB) and run time (minutes) per unit of model size: 0 for the tiny models built here
 # (a local folder), 1 for a base-size hub model, 3 for a large one (BERT/RoBERTa-large).
 SCALES = {"numersense_finetune": Scale(2048, 4700, 60, 220),
@@ -103,14 +93,7 @@ def model_units(models: Mapping[str, Mapping[str, Any]]) -> int:
     return max(units, default=0)
 
 
-class Read(NamedTuple):
-    """One file a job reads: what Snakemake tracks, and the path the command is given."""
-
-    target: str
-    path: str
-
-
-class NumerSenseTargets:
+class NumerSenseTargets(ProbeTargets):
     """The NumerSense stage's inputs, parameters and target lists for one configuration."""
 
     def __init__(self, config: dict[str, Any], raw_target: Callable[[str], str]) -> None:
@@ -120,6 +103,8 @@ class NumerSenseTargets:
         self.raw_target = raw_target
         self.released: Mapping[str, Any] = numersense["released"]
         self.rows = table_rows(numersense)
+        self.probe_rows = probe_rows(numersense)
+        self.gold: Mapping[str, Any] = numersense["gold"]
         self.sets = evaluation_sets(self.released)
         self.predictions = numersense["released_predictions"]
         self.tiny = [slug(n) for n, spec in numersense["models"].items() if "tiny" in spec]
@@ -140,10 +125,11 @@ class NumerSenseTargets:
     def _tables(self) -> list[str]:
         """Every table and figure of the stage."""
         tables = [f"{TABLES}/filters.csv", f"{TABLES}/table2_rebuilt.csv",
-                  f"{TABLES}/figure3.csv", f"{TABLES}/figure3.png"]
+                  f"{TABLES}/table2_conventions.csv", f"{TABLES}/figure3.csv",
+                  f"{TABLES}/figure3.png"]
         if self.sets["released"] or self.predictions:
             tables.append(f"{TABLES}/table2_released.csv")
-        if self.released:
+        if any(name in self.released for name in RELEASED_FILES):
             tables.append(f"{TABLES}/overlap.csv")
         if self.template_rows:
             tables.append(f"{TABLES}/table3.csv")
@@ -177,7 +163,8 @@ class NumerSenseTargets:
 
     def released_reads(self) -> dict[str, Read]:
         """Every configured released probe file, by set name."""
-        return {name: self.released_file(name) for name in self.released}
+        return {name: self.released_file(name) for name in RELEASED_FILES
+                if name in self.released}
 
     def released_targets(self) -> list[str]:
         """What Snakemake tracks of every configured released probe file."""
@@ -199,9 +186,11 @@ class NumerSenseTargets:
         return rebuilt + released
 
     def train_file(self) -> str:
-        """The fine-tuning set the Ft. rows train on (rebuilt, or the released one)."""
-        if self.ns["finetune"]["train_set"] == "released":
-            return self.released_file("train").path
+        """The fine-tuning set the Ft. rows train on: rebuilt, the released probes, or the
+        authors' plain sentences (released.finetune_sentences)."""
+        needed = TRAIN_SETS[self.ns["finetune"]["train_set"]]
+        if needed:
+            return self.released_file(needed).path
         return f"{DATA}/rebuilt/train.masked.tsv"
 
     # -- models -----------------------------------------------------------------------------
@@ -223,10 +212,13 @@ class NumerSenseTargets:
         spec = self.spec(model)
         return str(spec.get("path") or spec["hub"])
 
+    def built_model(self, model: str) -> list[str]:
+        """The folder of a model row built here (none for a hub or local model)."""
+        return [f"{MODELS}/{model}"] if model in self.finetuned or model in self.tiny else []
+
     def model_input(self, wildcards: Any) -> list[str]:
         """The model folder a job needs built first (none for a hub or local model)."""
-        model = wildcards.ns_model
-        return [f"{MODELS}/{model}"] if model in self.finetuned or model in self.tiny else []
+        return self.built_model(wildcards.ns_model)
 
     def base_model(self, wildcards: Any) -> str:
         """The folder or hub name a fine-tuned row starts from."""
@@ -238,101 +230,6 @@ class NumerSenseTargets:
         return [f"{MODELS}/{base}"] if base in self.tiny else []
 
     # -- probing ----------------------------------------------------------------------------
-
-    def probe_reads(self, variant: str, test_set: str) -> dict[str, Read]:
-        """The probes a job scores and the labels it scores them against."""
-        if variant == "rebuilt":
-            path = f"{DATA}/rebuilt/test.{test_set}.masked.tsv"
-            return {"probes": Read(path, path), "gold": Read(path, path)}
-        if test_set == "validation":
-            read = self.released_file("validation")
-            return {"probes": read, "gold": read}
-        labelled = f"{DATA}/released/test.{test_set}.labelled.tsv"
-        return {"probes": self.released_file(test_set), "gold": Read(labelled, labelled)}
-
-    def variant_sets(self) -> list[tuple[str, str]]:
-        """Every (variant, set) a row is scored on, in table order."""
-        return [(variant, test_set) for variant in VARIANTS for test_set in self.sets[variant]]
-
-    def prediction_outputs(self) -> list[str]:
-        """A probe job's prediction files (one per set; `{ns_model}` left for Snakemake)."""
-        return [f"{RESULTS}/predictions/{v}/{s}/{{ns_model}}.jsonl"
-                for v, s in self.variant_sets()]
-
-    def score_outputs(self) -> list[str]:
-        """A probe job's score files (one per set; `{ns_model}` left for Snakemake)."""
-        return [f"{RESULTS}/scores/{v}/{s}/{{ns_model}}.csv" for v, s in self.variant_sets()]
-
-    def probe_inputs(self, wildcards: Any) -> dict[str, Any]:
-        """A probe job's inputs: every set's probes and labels, the model folder if built here."""
-        reads = [read.target for v, s in self.variant_sets()
-                 for read in self.probe_reads(v, s).values()]
-        inputs: dict[str, Any] = {"sets": list(dict.fromkeys(reads))}
-        built = self.model_input(wildcards)
-        return {**inputs, "model": built[0]} if built else inputs
-
-    def probe_arguments(self, wildcards: Any) -> str:
-        """`reprobe numersense probe` arguments of one row: the model, then one `--task` per
-        set (name, probes, labels, predictions, scores), shell-quoted."""
-        model = wildcards.ns_model
-        name, kind = self.rows[model]
-        arguments = ["--row", name, "--type", kind, "--model", self.model_location(model)]
-        for variant, test_set in self.variant_sets():
-            reads = self.probe_reads(variant, test_set)
-            arguments += ["--task", test_set, reads["probes"].path, reads["gold"].path,
-                          f"{RESULTS}/predictions/{variant}/{test_set}/{model}.jsonl",
-                          f"{RESULTS}/scores/{variant}/{test_set}/{model}.csv"]
-        return shlex.join(arguments)
-
-    def run_options(self) -> str:
-        """Batch size, device and precision of a probing job, shell-quoted."""
-        options = ["--batch-size", str(self.ns["batch_size"]), "--device", self.ns["device"]]
-        if self.ns["precision"]:
-            options += ["--precision", self.ns["precision"]]
-        return shlex.join(options)
-
-    def score_files(self, variant: str) -> list[str]:
-        """Every score file of one variant: each row on each set, and for the released variant
-        the authors' predictions."""
-        files = [f"{RESULTS}/scores/{variant}/{test_set}/{model}.csv"
-                 for test_set in self.sets[variant] for model in self.rows]
-        if variant == "released":
-            files += [f"{RESULTS}/scores/released_predictions/{test_set}/{slug(row)}.csv"
-                      for row, sets in self.predictions.items() for test_set in sets]
-        return files
-
-    def table_scores(self, wildcards: Any) -> list[str]:
-        """The score files one Table 2 reads."""
-        return self.score_files(wildcards.ns_variant)
-
-    def released_prediction(self, wildcards: Any) -> str:
-        """What Snakemake tracks for the authors' predictions of one row and set."""
-        return self.source(self._prediction_spec(wildcards)).target
-
-    def _prediction_spec(self, wildcards: Any) -> Mapping[str, Any]:
-        """The config of the authors' predictions of one row (by slug) and set."""
-        rows = {slug(row): sets for row, sets in self.predictions.items()}
-        return rows[wildcards.ns_model][wildcards.ns_set]
-
-    def released_prediction_arguments(self, wildcards: Any) -> str:
-        """`reprobe numersense score-released` arguments, shell-quoted."""
-        row = next(r for r in self.predictions if slug(r) == wildcards.ns_model)
-        return shlex.join(["--row", row + RELEASED_SUFFIX, "--set", wildcards.ns_set,
-                           "--predictions", self.source(self._prediction_spec(wildcards)).path,
-                           "--gold", f"{DATA}/released/test.{wildcards.ns_set}.labelled.tsv"])
-
-    def prediction_slugs(self) -> list[str]:
-        """The slugs of the rows with the authors' predictions."""
-        return [slug(row) for row in self.predictions]
-
-    def figure_predictions(self) -> dict[str, str]:
-        """Row name -> its predictions on the rebuilt core probes (Figure 3)."""
-        return {name: f"{RESULTS}/predictions/rebuilt/core/{model}.jsonl"
-                for model, (name, _) in self.rows.items()}
-
-    def figure_arguments(self) -> str:
-        """`ROW=PREDICTIONS` arguments of Figure 3, shell-quoted."""
-        return shlex.join(f"{name}={path}" for name, path in self.figure_predictions().items())
 
     def template_files(self) -> list[str]:
         """The per-row object-bias results Table 3 reads."""
@@ -364,8 +261,10 @@ class NumerSenseTargets:
     def finetune_arguments(self) -> str:
         """`reprobe numersense finetune` settings, shell-quoted."""
         finetune = self.ns["finetune"]
-        return shlex.join([part for key in ("epochs", "batch_size", "max_length", "lr", "seed")
-                           for part in (f"--{key.replace('_', '-')}", str(finetune[key]))])
+        layout = "sentences" if finetune["train_set"] == "authors" else "labelled"
+        return shlex.join(["--format", layout, "--procedure", finetune["procedure"],
+                           *[part for key in ("epochs", "batch_size", "max_length", "lr", "seed")
+                             for part in (f"--{key.replace('_', '-')}", str(finetune[key]))]])
 
     def labelled_arguments(self, wildcards: Any, output: Any) -> str:
         """`--labelled-<set> PATH` for each labelled released file the rule writes."""

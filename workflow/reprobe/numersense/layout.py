@@ -1,0 +1,46 @@
+"""Where the NumerSense stage keeps its files, and the names shared by its target modules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+DATA = "data/processed/numersense"
+MODELS = "data/models/numersense"
+RESULTS = "results/numersense"
+TABLES = "results/tables/numersense"
+# The test sets with released probe text (core, all) and the labelled released set.
+TEST_SETS = ("core", "all")
+RELEASED_SETS = ("core", "all", "validation")
+# The released probe files the overlap table compares (not the plain fine-tuning sentences).
+RELEASED_FILES = ("core", "all", "train", "validation")
+# numersense.finetune.train_set -> the released key it needs (None: the rebuilt set).
+TRAIN_SETS = {"rebuilt": None, "released": "train", "authors": "finetune_sentences"}
+VARIANTS = ("rebuilt", "released")
+RELEASED_SUFFIX = " (released predictions)"
+
+
+def slug(name: str) -> str:
+    """A row name as a file name: runs of characters other than letters, digits, . and -
+    become one -."""
+    return re.sub(r"[^\w.-]+", "-", name).strip("-")
+
+
+def model_type(spec: Mapping[str, Any]) -> str:
+    """masked or causal: a tiny model's kind decides, else the spec's `type`."""
+    if "tiny" in spec:
+        return "causal" if spec["tiny"]["kind"] == "gpt2" else "masked"
+    return str(spec.get("type", "masked"))
+
+
+def inside(path: str, member: str | None) -> str:
+    """The member inside an extracted folder, or the path itself when there is none."""
+    return f"{path}/{member}" if member else path
+
+
+class Read(NamedTuple):
+    """One file a job reads: what Snakemake tracks, and the path the command is given."""
+
+    target: str
+    path: str

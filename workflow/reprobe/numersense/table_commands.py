@@ -1,0 +1,90 @@
+"""`reprobe numersense table2 | table2-conventions | table3 | figure3`: NumerSense's tables."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from reprobe.errors import ReprobeError
+
+
+def cmd_table2(args: argparse.Namespace) -> None:
+    """Table 2 (hit@k on core and + adversarial probes) beside the paper's numbers."""
+    from reprobe.numersense.tables import write_table2
+
+    write_table2([Path(p) for p in args.scores], Path(args.reference), Path(args.csv),
+                 Path(args.md), args.variant, args.no_zero, args.gold)
+
+
+def cmd_table2_conventions(args: argparse.Namespace) -> None:
+    """Every Table 2 number under each no/zero convention, side by side."""
+    from reprobe.numersense.tables import write_table2_conventions
+
+    write_table2_conventions([Path(p) for p in args.scores], Path(args.csv), Path(args.md))
+
+
+def cmd_table3(args: argparse.Namespace) -> None:
+    """Table 3 (object bias) beside the paper's numbers."""
+    from reprobe.numersense.tables import write_table3
+
+    write_table3([Path(p) for p in args.results], Path(args.reference), Path(args.csv),
+                 Path(args.md))
+
+
+def cmd_figure3(args: argparse.Namespace) -> None:
+    """Figure 3: per-category hit@1 (CSV, Markdown, PNG) beside the paper's figures."""
+    from reprobe.numersense.tables import write_figure3
+
+    predictions = {}
+    for item in args.predictions:
+        row, sep, path = item.rpartition("=")
+        if not sep:
+            raise ReprobeError(f"figure3: expected ROW=PREDICTIONS, got {item!r}")
+        predictions[row] = Path(path)
+    write_figure3(Path(args.categories), predictions, Path(args.reference), Path(args.csv),
+                  Path(args.png), args.no_zero)
+
+
+def _convention(parser: argparse.ArgumentParser) -> None:
+    """The no/zero convention of hit@k."""
+    parser.add_argument("--no-zero", choices=["none", "released", "official", "merge"],
+                        required=True,
+                        help="none: the words as they are (reproduces the paper's Table 2); "
+                             "released: the authors' src/evaluator.py exactly; official: "
+                             "'no' read as 'zero' gold line by gold line; merge: their scores "
+                             "summed")
+
+
+def register_tables(sub: argparse._SubParsersAction,
+                     add: Callable[..., argparse.ArgumentParser]) -> None:
+    """Tables 2 and 3 and Figure 3."""
+    table2 = add("table2", cmd_table2, sub)
+    table2.add_argument("--variant", choices=["rebuilt", "released"], required=True)
+    table2.add_argument("--reference", required=True, help="the paper's numbers (long CSV)")
+    table2.add_argument("--csv", required=True)
+    table2.add_argument("--md", required=True)
+    table2.add_argument("--gold", default=None,
+                        help="where the released core/all labels come from (a note); absent: "
+                             "the labels the builder re-creates")
+    _convention(table2)
+    table2.add_argument("scores", nargs="*", help="score files")
+
+    conventions = add("table2-conventions", cmd_table2_conventions, sub)
+    conventions.add_argument("--csv", required=True)
+    conventions.add_argument("--md", required=True)
+    conventions.add_argument("scores", nargs="+", help="score files")
+
+    table3 = add("table3", cmd_table3, sub)
+    table3.add_argument("--reference", required=True, help="the paper's numbers (long CSV)")
+    table3.add_argument("--csv", required=True)
+    table3.add_argument("--md", required=True)
+    table3.add_argument("results", nargs="+", help="per-row template results (CSV)")
+
+    figure = add("figure3", cmd_figure3, sub)
+    figure.add_argument("--categories", required=True, help="core probes with categories (TSV)")
+    figure.add_argument("--reference", required=True, help="the paper's numbers (long CSV)")
+    figure.add_argument("--csv", required=True, help="per-category hit@1 (a .md goes beside)")
+    figure.add_argument("--png", required=True, help="the figure")
+    figure.add_argument("predictions", nargs="+", help="ROW=predictions.jsonl on the core set")
+    _convention(figure)
