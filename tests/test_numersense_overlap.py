@@ -13,6 +13,7 @@ from reprobe.numersense.conceptnet import DEFAULT_RELATIONS, build_all_set, read
 from reprobe.numersense.evaluate import probe_key, read_predictions
 from reprobe.numersense.generics import finetune_rows, read_generics
 from reprobe.numersense.overlap import (
+    label_map,
     overlap_key,
     overlap_rows,
     recover_labels,
@@ -28,6 +29,11 @@ def test_overlap_key_ignores_case_spacing_and_trailing_spaces():
     assert overlap_key("  A Car  has <mask>\twheels.  ") == "a car has <mask> wheels."
 
 
+def labelled(*probes: str, label: str = "four") -> list[LabelledProbe]:
+    """The probes, each with the same label."""
+    return [LabelledProbe(p, label) for p in probes]
+
+
 def test_overlap_rows_count_lines_and_distinct_probes():
     released = {
         "core": ["a car has <mask> wheels.  ", "A car has <mask> wheels.",
@@ -35,8 +41,8 @@ def test_overlap_rows_count_lines_and_distinct_probes():
         "all": ["x <mask> y."],
         "train": ["Bees have <mask> eyes."],
     }
-    rebuilt = {"core": ["a car has <mask> wheels.", "an ant has <mask> legs.",
-                        "a cube has <mask> faces.", "a cube has <mask>  faces."],
+    rebuilt = {"core": labelled("a car has <mask> wheels.", "an ant has <mask> legs.",
+                                "a cube has <mask> faces.", "a cube has <mask>  faces."),
                "train": []}
     rows = overlap_rows(released, rebuilt)
     assert [row["set"] for row in rows] == ["core", "train"]   # "all" was not rebuilt
@@ -47,6 +53,21 @@ def test_overlap_rows_count_lines_and_distinct_probes():
     assert core["share_of_released"] == 50.0
     assert math.isclose(core["share_of_rebuilt"], 100 / 3)
     assert rows[1]["shared_distinct"] == 0 and math.isnan(rows[1]["share_of_rebuilt"])
+    assert core["label_compared"] == 0 and math.isnan(core["label_agreement"])
+
+
+def test_label_agreement_where_the_released_labels_are_known():
+    released = {"core": ["a car has <mask> wheels.", "a dog has <mask> legs.",
+                         "a kite has <mask> sides."]}
+    rebuilt = {"core": [LabelledProbe("a car has <mask> wheels.", "four"),
+                        LabelledProbe("a dog has <mask> legs.", "three"),
+                        LabelledProbe("a cube has <mask> faces.", "six")]}
+    gold = label_map([LabelledProbe("A car has <mask> wheels. ", "four"),
+                      LabelledProbe("a dog has <mask> legs.", "four"),
+                      LabelledProbe("a kite has <mask> sides.", "four")])
+    (row,) = overlap_rows(released, rebuilt, {"core": gold})
+    # Two shared probes carry a label on both sides; one agrees.
+    assert (row["label_compared"], row["label_agreement"]) == (2, 50.0)
 
 
 def test_recovered_labels_keep_every_released_line_in_order():
@@ -71,19 +92,20 @@ def test_ambiguous_rebuilt_label_is_left_out():
 
 def test_write_overlap_table_as_csv_and_markdown(tmp_path: Path):
     rows = overlap_rows({"core": ["a <mask> b.", "c <mask> d."], "all": ["e <mask> f."]},
-                        {"core": ["a <mask> b."], "all": []})
+                        {"core": labelled("a <mask> b."), "all": []})
     csv_path, md_path = tmp_path / "overlap.csv", tmp_path / "overlap.md"
     write_overlap_table(rows, csv_path, md_path)
     with csv_path.open(encoding="utf-8", newline="") as handle:
         table = list(csv.DictReader(handle))
     assert table[0] == {"set": "core", "released_lines": "2", "released_distinct": "2",
                         "rebuilt_distinct": "1", "shared_distinct": "1",
-                        "share_of_released": "50.00", "share_of_rebuilt": "100.00"}
+                        "share_of_released": "50.00", "share_of_rebuilt": "100.00",
+                        "label_compared": "0", "label_agreement": ""}
     assert table[1]["share_of_rebuilt"] == ""
     markdown = md_path.read_text(encoding="utf-8").splitlines()
     assert markdown[0].startswith("| set | released_lines |")
-    assert markdown[2] == "| core | 2 | 2 | 1 | 1 | 50.0 | 100.0 |"
-    assert markdown[3].endswith("| 0.0 | n/a |")
+    assert markdown[2] == "| core | 2 | 2 | 1 | 1 | 50.0 | 100.0 | 0 | n/a |"
+    assert markdown[3].endswith("| 0.0 | n/a | 0 | n/a |")
 
 
 def test_sample_files_run_through_the_whole_stage():
@@ -119,8 +141,7 @@ def test_sample_files_run_through_the_whole_stage():
          "validation": [p.probe for p in read_masked_tsv(released / "validation.masked.tsv",
                                                           words)],
          "train": [p.probe for p in read_masked_tsv(released / "train.masked.tsv", words)]},
-        {"core": [p.probe for p in built.probes], "all": [p.probe for p in all_set],
-         "validation": [p.probe for p in built.probes], "train": [r.probe for r in rows]})
+        {"core": built.probes, "all": all_set, "validation": built.probes, "train": rows})
     assert all(0 < row["share_of_released"] < 100 for row in rows_by_set), rows_by_set
 
     for model in ("gpt", "bert-base"):

@@ -101,6 +101,7 @@ rule numersense_released_labels:
         all=rules.numersense_all.output.tsv,
         train=rules.numersense_train.output.tsv,
         released=NS.released_targets(),
+        gold=NS.gold_targets(),
     output:
         labelled=NS.labelled_files(),
         csv=f"{NS_TABLES}/overlap.csv",

@@ -106,9 +106,19 @@ def cmd_released_labels(args: argparse.Namespace) -> None:
             log.info("released %s: %d of %d lines labelled by the builder", name,
                      len(labelled), len(released[name]))
     # Released validation probes are core-like sentences: set beside the rebuilt core.
-    texts = {name: [p.probe for p in probes] for name, probes in rebuilt.items()}
-    texts["validation"] = texts["core"]
-    write_overlap_table(overlap_rows(released, texts), Path(args.csv), Path(args.md))
+    rebuilt["validation"] = rebuilt["core"]
+    write_overlap_table(overlap_rows(released, rebuilt, _released_labels(args)),
+                        Path(args.csv), Path(args.md))
+
+
+def _released_labels(args: argparse.Namespace) -> dict[str, dict[str, str]]:
+    """The labels known for released probes: train's and validation's own, core's and all's
+    from --gold-<set>."""
+    from reprobe.numersense.overlap import label_map
+
+    sources = {"train": args.released_train, "validation": args.released_validation,
+               "core": args.gold_core, "all": args.gold_all}
+    return {name: label_map(_labelled(Path(path))) for name, path in sources.items() if path}
 
 
 def cmd_tiny(args: argparse.Namespace) -> None:
@@ -255,6 +265,10 @@ def _register_builders(sub: argparse._SubParsersAction,
         labels.add_argument(f"--labelled-{name}", default=None,
                             help=f"where the released {name} probes the builder re-creates go, "
                                  "with its labels (.tsv)")
+    for name in ("core", "all"):
+        labels.add_argument(f"--gold-{name}", default=None,
+                            help=f"labels of the released {name} probes (.tsv; absent: the "
+                                 "label agreement of that set is not measured)")
     labels.add_argument("--csv", required=True, help="overlap table CSV")
     labels.add_argument("--md", required=True, help="overlap table Markdown")
 

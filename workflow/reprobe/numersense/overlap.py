@@ -1,8 +1,11 @@
 """How far the rebuilt NumerSense sets meet the released ones, and labels for released probes.
 
 The released test probes carry no labels; a released probe that the rebuild also made takes the
-rebuilt label. Probes are compared lowercased with whitespace collapsed and stripped: the
-released `.txt` lines end with trailing spaces, and the rebuild lowercases as the release does.
+rebuilt label. Where labels of released probes are known (validation and train carry theirs;
+core and all where `numersense.gold` gives them), the table also says how often a shared probe
+carries the same label in both (`label_compared`, `label_agreement`). Probes are compared
+lowercased with whitespace collapsed and stripped: the released `.txt` lines end with trailing
+spaces, and the rebuild lowercases as the release does.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from reprobe.numersense.probes import LabelledProbe
 
 COLUMNS: tuple[str, ...] = (
     "set", "released_lines", "released_distinct", "rebuilt_distinct", "shared_distinct",
-    "share_of_released", "share_of_rebuilt",
+    "share_of_released", "share_of_rebuilt", "label_compared", "label_agreement",
 )
 
 
@@ -32,24 +35,43 @@ def _share(part: int, whole: int) -> float:
     return 100.0 * part / whole if whole else math.nan
 
 
+def label_agreement(released: Mapping[str, str], rebuilt: Sequence[LabelledProbe]
+                    ) -> tuple[int, float]:
+    """How many shared probes have a label on both sides, and the share labelled alike."""
+    ours = _unambiguous_labels(rebuilt)
+    compared = [key for key in released if key in ours]
+    same = sum(released[key] == ours[key] for key in compared)
+    return len(compared), _share(same, len(compared))
+
+
 def overlap_rows(
-    released: Mapping[str, Sequence[str]], rebuilt: Mapping[str, Sequence[str]]
+    released: Mapping[str, Sequence[str]], rebuilt: Mapping[str, Sequence[LabelledProbe]],
+    released_labels: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[dict]:
-    """One row per released set that was also rebuilt: its lines and the distinct probes shared."""
+    """One row per released set that was also rebuilt: its lines, the distinct probes shared,
+    and where the released labels are known, how often a shared probe is labelled alike."""
     rows = []
     for name, lines in released.items():
         if name not in rebuilt:
             continue
         theirs = {overlap_key(p) for p in lines}
-        ours = {overlap_key(p) for p in rebuilt[name]}
+        ours = {overlap_key(p.probe) for p in rebuilt[name]}
         shared = len(theirs & ours)
+        known = (released_labels or {}).get(name)
+        compared, agreement = label_agreement(known, rebuilt[name]) if known else (0, math.nan)
         rows.append({
             "set": name, "released_lines": len(lines), "released_distinct": len(theirs),
             "rebuilt_distinct": len(ours), "shared_distinct": shared,
             "share_of_released": _share(shared, len(theirs)),
             "share_of_rebuilt": _share(shared, len(ours)),
+            "label_compared": compared, "label_agreement": agreement,
         })
     return rows
+
+
+def label_map(probes: Sequence[LabelledProbe]) -> dict[str, str]:
+    """Key -> label of labelled released probes (a repeated probe: its last label)."""
+    return {overlap_key(p.probe): p.label for p in probes}
 
 
 def _unambiguous_labels(rebuilt: Sequence[LabelledProbe]) -> dict[str, str]:

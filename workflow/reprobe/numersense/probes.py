@@ -3,7 +3,9 @@
 - `*.masked.txt`: one probe a line, exactly one `<mask>` where the number word was
   (`test.core.masked.txt`, `test.all.masked.txt`; the test labels were never published).
 - `*.masked.tsv`: probe, a tab, the number word (`train.masked.tsv`, `validation.masked.tsv`).
-Duplicate probes are kept: the released evaluator counts every line.
+Duplicate probes are kept, in file order: the authors' evaluator counts every prediction line,
+and the paper's numbers count every gold line (`reprobe.numersense.evaluate`). A labelled file
+of the test sets has the `.masked.tsv` layout too.
 """
 
 from __future__ import annotations

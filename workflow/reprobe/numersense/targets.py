@@ -175,9 +175,17 @@ class NumerSenseTargets(ProbeTargets):
         return [self.released_file(n).target for n in TEST_SETS if n in self.released]
 
     def released_arguments(self) -> str:
-        """`--released-<set> PATH` for each configured released file, shell-quoted."""
+        """`--released-<set> PATH` for each configured released file and `--gold-<set> PATH`
+        for each configured gold file, shell-quoted."""
+        gold = {name: self.source(self.gold[name]) for name in TEST_SETS if name in self.gold}
         return shlex.join([part for name, read in self.released_reads().items()
-                           for part in (f"--released-{name}", read.path)])
+                           for part in (f"--released-{name}", read.path)]
+                          + [part for name, read in gold.items()
+                             for part in (f"--gold-{name}", read.path)])
+
+    def gold_targets(self) -> list[str]:
+        """What Snakemake tracks of the configured gold files."""
+        return [self.source(self.gold[name]).target for name in TEST_SETS if name in self.gold]
 
     def test_probe_files(self) -> list[str]:
         """What the fine-tuning set is kept apart from: rebuilt and released test probes."""
