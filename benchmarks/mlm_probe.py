@@ -3,7 +3,7 @@
 
 Both runs call the workflow's scorer, `reprobe.numersense.mlm.score_probes`: once with
 --batch-size (length-sorted batches, right-padded) and once with batch size 1
-(`score_one_by_one`, the released protocol: one probe per forward pass). Each run is timed from
+(`score_one_by_one`: one probe per forward pass, the authors' pace). Each run is timed from
 the call to the ranked candidates (tokenizing included), after an untimed warm-up of both.
 
 The model: `BertForMaskedLM(BertConfig())`, bert-base-uncased's architecture (12 layers, hidden
@@ -413,7 +413,7 @@ def main(argv: list[str] | None = None) -> None:
     plan = {"batched-all": (f"batched, all {len(probes):,}", probes, args.batch_size)}
     if limit < len(probes):
         plan["batched-subset"] = (f"batched, {tag}", subset, args.batch_size)
-    plan["one-at-a-time"] = (f"one at a time (released protocol), {tag}", subset, 1)
+    plan["one-at-a-time"] = (f"one at a time (the authors' pace), {tag}", subset, 1)
     rankings: dict[str, list] = {}
 
     def run_one(tool: str) -> Run:

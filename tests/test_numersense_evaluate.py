@@ -21,7 +21,7 @@ from reprobe.numersense.probes import LabelledProbe
 
 BIRDS = "birds have <mask> legs."
 EMPTY = "an empty box holds <mask> apples."
-# "no" ranked above "zero": the released evaluator rewrites it to "zero" in place.
+# "no" ranked above "zero": the authors' evaluator rewrites it to "zero" in place.
 RANKED = {
     BIRDS: [("four", 0.5), ("two", 0.3), ("six", 0.1), ("no", 0.05)],
     EMPTY: [("one", 0.4), ("no", 0.3), ("zero", 0.2), ("two", 0.1)],

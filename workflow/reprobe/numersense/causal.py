@@ -10,12 +10,12 @@ The paper's GPT-2 row (its footnote 3): each of the 12 candidates is put in the 
   only and never predicted, and a sentence-initial candidate would not be scored at all. So by
   default the tokenizer's BOS token (else its EOS token; GPT-2's are both `<|endoftext|>`) is
   put before the sentence and every token of the sentence is predicted; the prefix itself is
-  never a target. `bos=False` is the released scorer's protocol (`model(ids, labels=ids)` on
-  the bare sentence: every token but the first predicted).
+  never a target. `bos=False` is what the authors' `src/gpt_predict.py` does
+  (`model(ids, labels=ids)` on the bare sentence: every token but the first predicted).
 - A sentence's loss is the mean over its predicted tokens of the cross-entropy (nats) of each
   next token; the reported score is its negative, the mean token log-probability, so that the
   prediction layout's "higher is better" holds and `mlm.rank` ranks lowest loss first
-  (perplexity is exp(loss), the same order). The released scorer wrote 100 − loss: same order.
+  (perplexity is exp(loss), the same order). The authors wrote 100 − loss: same order.
 
 The authors' protocol (`src/gpt_predict.py`, the paper's GPT-2 row): `sent =
 masked_sent.replace("<mask>", num)`, `input_ids = tokenizer.encode(sent)` (GPT-2's tokenizer adds
@@ -186,7 +186,7 @@ def score_probes_causal(
 def score_one_by_one_causal(
     model: Any, tokenizer: Any, probes: Sequence[str], device: str = "cpu", *, bos: bool = True
 ) -> list[Ranked]:
-    """The released protocol's pace: one filled-in sentence per forward pass, no padding."""
+    """The authors' pace: one filled-in sentence per forward pass, no padding."""
     return _score(model, tokenizer, probes, None, device, None, bos)
 
 

@@ -50,7 +50,7 @@ class PredictionLine(NamedTuple):
 
 
 def probe_key(probe: str) -> str:
-    """How the released evaluator matches a prediction to a gold probe."""
+    """How the authors' evaluator matches a prediction to a gold probe."""
     return probe.lower().strip()
 
 

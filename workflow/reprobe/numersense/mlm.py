@@ -3,11 +3,12 @@
 Each probe has exactly one `<mask>`; it becomes the tokenizer's mask token, and a candidate's
 score is its softmax probability over the whole vocabulary at that position (as the released
 scorer computes it), read for the 12 candidates of `reprobe.numersense.candidates`, which are
-then ranked best first. The released scorer runs one probe per forward pass; here probes are
+then ranked best first: the `clean` protocol (the authors' own steps are
+`reprobe.numersense.authors`). One probe per forward pass is what their loop ran; here probes are
 sorted by token length, cut into batches (so little padding is computed), right-padded with an
 attention mask, and the results put back in input order; the prediction head (the projection
 onto the vocabulary) runs on the mask positions only. One probe a pass with the whole model is
-the released protocol (`score_one_by_one`), and gives the same scores to float rounding.
+`score_one_by_one`, and gives the same scores to float rounding.
 """
 
 from __future__ import annotations
@@ -182,6 +183,6 @@ def score_probes(
 def score_one_by_one(
     model: Any, tokenizer: Any, probes: Sequence[str], device: str = "cpu"
 ) -> list[Ranked]:
-    """The released protocol: one probe per forward pass (batch size 1), no padding, the
-    vocabulary's logits at every position."""
+    """The clean protocol one probe per forward pass (batch size 1, the authors' pace), no
+    padding, the vocabulary's logits at every position."""
     return score_probes(model, tokenizer, probes, batch_size=1, device=device, head_at_mask=False)
