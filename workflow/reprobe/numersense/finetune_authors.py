@@ -41,14 +41,14 @@ from pathlib import Path
 from typing import Any
 
 from reprobe.errors import InputFormatError, ReprobeError
+
+# `num_list` of mask_num_tokens: the same list, in the same order, as their probing scripts'.
+from reprobe.numersense.authors import AUTHORS_ORDER as NUM_LIST
 from reprobe.numersense.candidates import model_name
 
 log = logging.getLogger(__name__)
 
 IGNORE = -100  # the label cross-entropy skips (their `labels[~masked_indices] = -100`)
-# `num_list` of mask_num_tokens, in their order.
-NUM_LIST = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-            "no", "zero")
 NO_DECAY = ("bias", "LayerNorm.weight")
 WEIGHT_DECAY = 0.0  # --weight_decay default
 ADAM_EPSILON = 1e-8  # --adam_epsilon default

@@ -1,0 +1,58 @@
+"""benchmarks/gpu_check.sh runs on the CPU (a tiny model) and prints the NumerSense table."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+
+SCORERS = ("authors (score_probes_authors)", "clean (mlm.score_probes)")
+PRECISIONS = ("fp32", "bf16")
+
+
+def table_rows(markdown: str) -> dict[tuple[str, str], list[str]]:
+    """The table's body rows by (measurement, precision), each as its cells."""
+    rows = {}
+    for line in markdown.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 7 and cells[0] != "measurement":
+            rows[(cells[0], cells[2])] = cells
+    return rows
+
+
+def test_gpu_check_runs_on_the_cpu_and_prints_every_row(tmp_path: Path) -> None:
+    out = tmp_path / "gpu_check.md"
+    # --tiny (hidden) shrinks bert-base to two layers so that a 2-core CI runs this in seconds.
+    command = ["bash", "benchmarks/gpu_check.sh", "--device", "cpu", "--limit", "50", "--tiny",
+               "--out", str(out)]
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "PYTHON": sys.executable})
+    assert result.returncode == 0, result.stderr[-3000:]
+    markdown = out.read_text(encoding="utf-8")
+    assert markdown in result.stdout
+    assert "torch " in markdown and "transformers " in markdown and "device `cpu`" in markdown
+    rows = table_rows(markdown)
+    assert len(rows) == len(SCORERS) * len(PRECISIONS) * 3 + 1
+    for scorer in SCORERS:
+        for precision in PRECISIONS:
+            one = rows[(f"{scorer}, one at a time (batch 1)", precision)]
+            batched = rows[(f"{scorer}, batched (batch 128)", precision)]
+            diff = rows[(f"{scorer}, max abs score diff, batched vs one at a time", precision)]
+            assert one[1] == batched[1] == "cpu" and one[3] == batched[3] == "50"
+            assert one[5].endswith("probes/s") and batched[5].endswith("probes/s")
+            assert "x (target >= 20x: " in batched[6]
+            if precision == "fp32":
+                assert diff[6].endswith("(< 1e-05: met)"), diff
+    tune = rows[("fine-tuning, 1 epoch (authors procedure, batch 64, max_length 64)", "fp32")]
+    assert tune[3] == "150" and tune[5].endswith("examples/s")
+
+
+def test_gpu_check_fails_when_a_step_fails() -> None:
+    result = subprocess.run(["bash", "benchmarks/gpu_check.sh", "--device", "cpu", "--limit", "0"],
+                            cwd=REPO, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHON": sys.executable})
+    assert result.returncode != 0
+    assert "--limit" in result.stderr
