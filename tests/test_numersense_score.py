@@ -132,3 +132,14 @@ def test_the_prediction_layout_is_the_authors(bert: Path, tmp_path: Path) -> Non
     record = json.loads((tmp_path / "one.jsonl").read_text(encoding="utf-8"))
     assert set(record) == {"probe", "result_list"}
     assert set(record["result_list"][0]) == {"word", "score"}
+
+
+def test_an_empty_gold_file_scores_nan_with_n_zero(bert: Path, tmp_path: Path) -> None:
+    probes = write(tmp_path / "few.txt", "cats have <mask> legs.\n")
+    gold = write(tmp_path / "none.tsv", "")
+    out = tmp_path / "out"
+    assert main(["numersense", "score", "--model", str(bert), "--set", str(probes),
+                 "--gold", str(gold), "--out", str(out),
+                 "--configfile", str(tmp_path / "none.yaml")]) == 0
+    rows = score_rows(out / "few.csv")
+    assert {r["n"] for r in rows} == {"0"} and len(rows) == 12

@@ -47,11 +47,12 @@ class RunSettings(NamedTuple):
 
 
 class ScoredSet(NamedTuple):
-    """One set to score: its name, its probe lines, its gold lines (empty: none)."""
+    """One set to score: its name, its probe lines, its gold lines (None: no gold given; an
+    empty list: a gold file with no line, scored as NaN with n = 0)."""
 
     name: str
     probes: list[str]
-    gold: list[LabelledProbe]
+    gold: list[LabelledProbe] | None
 
 
 def rank_probes(model: Any, tokenizer: Any, kind: str, probes: Sequence[str],
@@ -139,7 +140,7 @@ def score_sets(model: Any, tokenizer: Any, kind: str, row: str, sets: Sequence[S
                                                             run))
         write_predictions(out_dir / f"{scored.name}.jsonl", [line.probe for line in lines],
                           [line.ranked for line in lines])
-        if not scored.gold:
+        if scored.gold is None:
             continue
         check_gold_covered(scored.name, scored.gold, lines)
         rows = convention_rows(row, set_label(scored.name), scored.gold, lines)

@@ -105,6 +105,6 @@ def resolve_sets(sets: Sequence[str], golds: Sequence[str], names: Sequence[str]
         if golds:
             gold_path = None if golds[index] == NO_GOLD else Path(golds[index])
         name = names[index] if names else (item if item in NAMED_SETS else probes_path.stem)
-        gold = read_masked_tsv(gold_path, frozenset(CANDIDATES)) if gold_path else []
+        gold = read_masked_tsv(gold_path, frozenset(CANDIDATES)) if gold_path else None
         resolved.append(ScoredSet(name, read_probe_lines(probes_path), gold))
     return resolved
