@@ -161,7 +161,9 @@ def test_one_probe_job_per_row_scores_every_set() -> None:
     assert names == ["rebuilt-core", "rebuilt-all", "released-validation"]
     assert sets[2] == golds[2] == raw_target("val")
     assert targets.probe_folder(wildcards(ns_row="GPT-2")) == "results/numersense/probe/GPT-2"
-    assert "--bos" in shlex.split(targets.run_options())
+    assert "--bos" in shlex.split(targets.probe_options())
+    # Table 3's templates take no BOS option.
+    assert "--bos" not in shlex.split(targets.run_options())
 
 
 def test_fine_tuned_rows_start_from_their_base_folder() -> None:

@@ -196,7 +196,7 @@ rule numersense_probe:
         gpu=NS.gpus,
     params:
         sets=NS.probe_arguments,
-        run=NS.run_options(),
+        run=NS.probe_options(),
         out=NS.probe_folder,
     shell:
         "python -m reprobe numersense score {params.sets} {params.run} --out {params.out:q} "

@@ -128,12 +128,16 @@ class ProbeTargets:
         return f"{RESULTS}/probe/{wildcards.ns_row}"
 
     def run_options(self) -> str:
-        """Batch size, device, precision and BOS (clean, causal) of a probing job, quoted."""
-        options = ["--batch-size", str(self.ns["batch_size"]), "--device", self.ns["device"],
-                   "--bos" if self.ns["clean_bos"] else "--no-bos"]
+        """Batch size, device and precision of a probing or template job, shell-quoted."""
+        options = ["--batch-size", str(self.ns["batch_size"]), "--device", self.ns["device"]]
         if self.ns["precision"]:
             options += ["--precision", self.ns["precision"]]
         return shlex.join(options)
+
+    def probe_options(self) -> str:
+        """A probing job's run options and BOS setting (clean protocol, causal LMs), quoted."""
+        return shlex.join([*shlex.split(self.run_options()),
+                           "--bos" if self.ns["clean_bos"] else "--no-bos"])
 
     def score_files(self, variant: str) -> list[str]:
         """Every score file of one variant: each row on each set, and for the released variant
