@@ -268,6 +268,14 @@ def source_filename(spec: dict[str, Any]) -> str:
     return location.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
 
 
+def raw_target_path(name: str, spec: dict[str, Any]) -> str:
+    """What materialising a source produces: `data/raw/<source>/extracted` for an archive
+    unpacked, else `data/raw/<source>/<filename>`."""
+    if spec.get("extract"):
+        return f"data/raw/{name}/extracted"
+    return f"data/raw/{name}/{source_filename(spec)}"
+
+
 def local_source_path(spec: dict[str, Any], source: str = "?") -> Path:
     """Where a `path:` source lives: relative to its `package:` folder when one is named, else
     to the working directory or, failing that, to the checkout (where data/samples/ ships)."""

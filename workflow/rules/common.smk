@@ -10,6 +10,7 @@ from reprobe.config import (  # noqa: E402
     fetch_arguments,
     fetch_runtime_minutes,
     local_source_path,
+    raw_target_path,
     source_filename,
 )
 
@@ -36,7 +37,7 @@ def raw_extracted(name):
 
 def raw_target(name):
     """What materialising a source produces: its folder if extracted, else its file."""
-    return raw_extracted(name) if SOURCES[name].get("extract") else raw_file(name)
+    return raw_target_path(name, SOURCES[name])
 
 
 ALL_SOURCES = [raw_target(name) for name in SOURCES]

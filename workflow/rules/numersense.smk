@@ -41,9 +41,9 @@ rule numersense_core:
         omcs=NS.input_param("omcs"),
         settings=NS.builder_arguments(),
     shell:
-        "python -m reprobe numersense build-core --omcs {params.omcs} {params.settings} "
-        "--txt {output.txt} --tsv {output.tsv} --card {output.card} "
-        "--categories {output.categories} --filters {output.filters} 2> {log}"
+        "python -m reprobe numersense build-core --omcs {params.omcs:q} {params.settings} "
+        "--txt {output.txt:q} --tsv {output.tsv:q} --card {output.card:q} "
+        "--categories {output.categories:q} --filters {output.filters:q} 2> {log:q}"
 
 
 rule numersense_all:
@@ -66,9 +66,9 @@ rule numersense_all:
         conceptnet=NS.input_param("conceptnet"),
         settings=NS.adversarial_arguments(),
     shell:
-        "python -m reprobe numersense build-all --core {input.core} "
-        "--conceptnet {params.conceptnet} {params.settings} --txt {output.txt} "
-        "--tsv {output.tsv} --card {output.card} 2> {log}"
+        "python -m reprobe numersense build-all --core {input.core:q} "
+        "--conceptnet {params.conceptnet:q} {params.settings} --txt {output.txt:q} "
+        "--tsv {output.tsv:q} --card {output.card:q} 2> {log:q}"
 
 
 rule numersense_train:
@@ -91,8 +91,8 @@ rule numersense_train:
         generics=NS.input_param("generics"),
         exclude=NS.test_probe_files(),
     shell:
-        "python -m reprobe numersense build-train --generics {params.generics} "
-        "--tsv {output.tsv} --card {output.card} {params.exclude} 2> {log}"
+        "python -m reprobe numersense build-train --generics {params.generics:q} "
+        "--tsv {output.tsv:q} --card {output.card:q} {params.exclude:q} 2> {log:q}"
 
 
 rule numersense_released_labels:
@@ -118,9 +118,9 @@ rule numersense_released_labels:
         released=NS.released_arguments(),
         labelled=NS.labelled_arguments,
     shell:
-        "python -m reprobe numersense released-labels --rebuilt-core {input.core} "
-        "--rebuilt-all {input.all} --rebuilt-train {input.train} {params.released} "
-        "{params.labelled} --csv {output.csv} --md {output.md} 2> {log}"
+        "python -m reprobe numersense released-labels --rebuilt-core {input.core:q} "
+        "--rebuilt-all {input.all:q} --rebuilt-train {input.train:q} {params.released} "
+        "{params.labelled} --csv {output.csv:q} --md {output.md:q} 2> {log:q}"
 
 
 rule numersense_tiny:
@@ -145,8 +145,8 @@ rule numersense_tiny:
         settings=NS.tiny_options,
         seed=config["seed"],
     shell:
-        "python -m reprobe numersense tiny {params.settings} --omcs {params.omcs} "
-        "--generics {params.generics} --seed {params.seed} --output {output} 2> {log}"
+        "python -m reprobe numersense tiny {params.settings} --omcs {params.omcs:q} "
+        "--generics {params.generics:q} --seed {params.seed:q} --output {output:q} 2> {log:q}"
 
 
 rule numersense_finetune:
@@ -172,8 +172,8 @@ rule numersense_finetune:
         settings=NS.finetune_arguments(),
         device=config["numersense"]["device"],
     shell:
-        "python -m reprobe numersense finetune --base {params.base} --train {input.train} "
-        "--output {output} {params.settings} --device {params.device} 2> {log}"
+        "python -m reprobe numersense finetune --base {params.base:q} --train {input.train:q} "
+        "--output {output:q} {params.settings} --device {params.device:q} 2> {log:q}"
 
 
 rule numersense_probe:
@@ -249,8 +249,8 @@ rule numersense_templates:
         run=NS.run_options(),
         seed=config["seed"],
     shell:
-        "python -m reprobe numersense templates {params.row} --seed {params.seed} "
-        "{params.run} --output {output} 2> {log}"
+        "python -m reprobe numersense templates {params.row} --seed {params.seed:q} "
+        "{params.run} --output {output:q} 2> {log:q}"
 
 
 rule numersense_table2:
@@ -317,8 +317,8 @@ rule numersense_table3:
         mem_mb=1024,
         runtime=10,
     shell:
-        "python -m reprobe numersense table3 --reference {input.reference} "
-        "--csv {output.csv} --md {output.md} {input.results} 2> {log}"
+        "python -m reprobe numersense table3 --reference {input.reference:q} "
+        "--csv {output.csv:q} --md {output.md:q} {input.results:q} 2> {log:q}"
 
 
 rule numersense_figure3:
@@ -344,6 +344,6 @@ rule numersense_figure3:
         predictions=NS.figure_arguments(),
         no_zero=config["numersense"]["no_zero"],
     shell:
-        "python -m reprobe numersense figure3 --categories {input.categories} "
-        "--reference {input.reference} --csv {output.csv} --png {output.png} "
-        "--no-zero {params.no_zero} {params.predictions} 2> {log}"
+        "python -m reprobe numersense figure3 --categories {input.categories:q} "
+        "--reference {input.reference:q} --csv {output.csv:q} --png {output.png:q} "
+        "--no-zero {params.no_zero:q} {params.predictions} 2> {log:q}"

@@ -46,19 +46,18 @@ def numersense_setting(config: Mapping[str, Any], key: str) -> Any:
 def source_file(config: Mapping[str, Any], spec: Mapping[str, Any], where: str) -> Path:
     """The file a `{source, member}` input names, as the workflow stores it; an error if the
     workflow has not fetched it yet."""
-    from reprobe.config import expand_sources, local_source_path, source_filename
+    from reprobe.config import expand_sources, local_source_path, raw_target_path
 
     sources = expand_sources(dict(config))
     name = spec["source"]
     if name not in sources:
         raise ReprobeError(f"{where}: no source {name!r} in the config")
     source = sources[name]
+    # A local file is read where it lives; anything else where the workflow stores it.
     if "path" in source and not source.get("extract"):
         path = local_source_path(source, name)
-    elif source.get("extract"):
-        path = Path(f"data/raw/{name}/extracted") / spec.get("member", "")
     else:
-        path = Path(f"data/raw/{name}/{source_filename(source)}")
+        path = Path(raw_target_path(name, source)) / spec.get("member", "")
     if not path.is_file():
         raise ReprobeError(f"{where}: {path} is not there; fetch it first "
                            f"(snakemake --cores 1 data/raw/{name}/…) or give the file itself")
