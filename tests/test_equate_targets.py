@@ -42,6 +42,8 @@ CONFIG: dict[str, Any] = {
                    "tiny BERT": {"tiny": {"hidden": 32}}},
         "score_shards": {"newsnli": 3},
         "qreas": {"max_depth": 3, "max_solutions": 50, "years": "date",
+                  "released_code": {"Q-REAS": {"solutions": "every",
+                                               "mismatch": "contradiction"}},
                   "variants": {"Q-REAS (strict)": {"strict_bounds": True}}},
         "versions": ["conll", "arxiv"],
     },
@@ -72,8 +74,10 @@ def test_row_names_become_file_names() -> None:
 
 
 def test_table_rows_in_table_order_with_their_kinds() -> None:
-    rows = table_rows({"BERT": {}, "GPT-2 (MNLI)": {}})
-    assert list(rows) == ["MAJ", "HYP", "BERT", "GPT-2-MNLI", "Q-REAS"]
+    rows = table_rows({"BERT": {}, "GPT-2 (MNLI)": {}}, released_code={"Q-REAS": {}})
+    assert list(rows) == ["MAJ", "HYP", "BERT", "GPT-2-MNLI", "Q-REAS", "Q-REAS-Algorithm-1"]
+    assert rows["Q-REAS"] == ("Q-REAS", "qreas_authors")
+    assert rows["Q-REAS-Algorithm-1"] == ("Q-REAS (Algorithm 1)", "qreas")
     assert rows["GPT-2-MNLI"] == ("GPT-2 (MNLI)", "neural") and rows["MAJ"][1] == "majority"
     with pytest.raises(ConfigError, match="clash"):
         table_rows({"a b": {}, "a-b": {}})
@@ -90,25 +94,41 @@ def test_evaluation_sets_follow_the_released_files() -> None:
                                    "perturbation": []}
 
 
-def test_qreas_variants_are_rows_after_the_faithful_one():
-    rows = table_rows({}, {"Q-REAS (strict)": {"strict_bounds": True}})
-    assert list(rows.values())[-2:] == [("Q-REAS", "qreas"), ("Q-REAS (strict)", "qreas")]
+def test_qreas_variants_are_rows_after_the_algorithm_1_one():
+    rows = table_rows({}, {"Q-REAS (strict)": {"strict_bounds": True}},
+                      {"Q-REAS": {}, "Q-REAS (pool of 50)": {}})
+    assert list(rows.values())[-4:] == [
+        ("Q-REAS", "qreas_authors"), ("Q-REAS (pool of 50)", "qreas_authors"),
+        ("Q-REAS (Algorithm 1)", "qreas"), ("Q-REAS (strict)", "qreas")]
     assert "Q-REAS-strict" in rows
 
 
 def test_qreas_arguments_switch_on_only_the_variant_readings():
     qreas = {"max_depth": 3, "max_solutions": 50, "years": "date",
+             "released_code": {"Q-REAS": {"solutions": "pool", "mismatch": "neutral"}},
              "variants": {"Q-REAS (strict)": {"strict_bounds": True, "cross_units": True}}}
-    faithful = qreas_arguments("Q-REAS", qreas)
-    assert faithful == ["--max-depth", "3", "--max-solutions", "50", "--years", "date"]
+    algorithm1 = qreas_arguments("Q-REAS (Algorithm 1)", qreas)
+    assert algorithm1 == ["--max-depth", "3", "--max-solutions", "50", "--years", "date"]
     strict = qreas_arguments("Q-REAS (strict)", qreas)
-    assert strict == [*faithful, "--strict-bounds", "--cross-units"]
+    assert strict == [*algorithm1, "--strict-bounds", "--cross-units"]
+    assert qreas_arguments("Q-REAS", qreas) == ["--solutions", "pool", "--mismatch", "neutral"]
+
+
+def test_table6_reads_the_qreas_predictions_of_its_variant() -> None:
+    eq = targets()
+    options = shlex.split(eq.table_options(SimpleNamespace(variant="rebuilt")))
+    assert options[::2] == ["--qreas-predictions"] * (len(options) // 2)
+    assert ("awpnli/Q-REAS (Algorithm 1)="
+            "results/equate/predictions/rebuilt/awpnli/Q-REAS-Algorithm-1.jsonl") in options
+    # Three rebuilt sets (NewsNLI is labelled by its released file) x three Q-REAS rows.
+    assert len(eq.table_predictions(SimpleNamespace(variant="rebuilt"))) == 3 * 3
 
 
 def test_each_row_kind_reads_what_its_options_name() -> None:
     eq = targets()
     for model, reads in {"MAJ": [], "HYP": ["hyp_model"], "BERT": ["checkpoint"],
-                         "Q-REAS": ["wordnet", "jobs", "nationalities"]}.items():
+                         "Q-REAS": ["wordnet", "jobs", "nationalities"],
+                         "Q-REAS-Algorithm-1": ["wordnet", "jobs", "nationalities"]}.items():
         inputs = eq.score_inputs(job(model))
         assert list(inputs) == ["pairs", *reads]
         arguments = shlex.split(eq.score_arguments(job(model)))

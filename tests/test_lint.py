@@ -55,11 +55,12 @@ def test_paper_config_plans_every_download_and_the_wikipedia_stage(tmp_path):
     assert int(counts["extract_source"]) == sum(bool(s.get("extract")) for s in sources.values())
     assert int(counts["wikipedia_shard"]) == config["wikipedia"]["shards"]
     assert counts["wikipedia_gather"] == counts["table_wikipedia_stats"] == "1"
-    # EQUATE: six rows (MAJ, HYP, BERT, GPT-2, Q-REAS, Q-REAS (strict)) on five released and
-    # four rebuilt sets, five on the two §5.1 sets; each sharded set (released and rebuilt) in
-    # its shards; both fetched checkpoints assembled; Table 6 × 2 variants × 2.
-    assert int(counts["equate_score"]) == 6 * (5 + 4) + 5 * 2
+    # EQUATE: nine rows (MAJ, HYP, BERT, GPT-2, three released-code Q-REAS rows, Q-REAS
+    # (Algorithm 1) and its strict variant) on five released and four rebuilt sets, eight on the
+    # two §5.1 sets; each sharded set (released and rebuilt) in its shards; both fetched
+    # checkpoints assembled; Table 6 × 2 variants × 2.
+    assert int(counts["equate_score"]) == 9 * (5 + 4) + 8 * 2
     shards = config["equate"]["score_shards"]
-    assert int(counts["equate_score_shard"]) == 6 * 2 * sum(shards.values())
+    assert int(counts["equate_score_shard"]) == 9 * 2 * sum(shards.values())
     assert int(counts["equate_checkpoint"]) == 2 and "equate_tiny_model" not in counts
     assert int(counts["equate_table6"]) == 4

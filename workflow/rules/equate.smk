@@ -350,6 +350,7 @@ rule equate_score:
 rule equate_table6:
     input:
         scores=EQ.table_scores,
+        predictions=EQ.table_predictions,
         reference=REFERENCE / "equate/table6_{version}.csv",
     output:
         csv=f"{EQ_TABLES}/table6_{{variant}}_{{version}}.csv",
@@ -366,9 +367,11 @@ rule equate_table6:
     resources:
         mem_mb=1024,
         runtime=10,
+    params:
+        predictions=EQ.table_options,
     shell:
-        "python -m reprobe equate table6 --reference {input.reference} --csv {output.csv} "
-        "--md {output.md} {input.scores} 2> {log}"
+        "python -m reprobe equate table6 --reference {input.reference:q} --csv {output.csv:q} "
+        "--md {output.md:q} {params.predictions} {input.scores:q} 2> {log:q}"
 
 
 rule equate_perturbation_table:

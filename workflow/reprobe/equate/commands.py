@@ -129,7 +129,18 @@ def _predictor(args: argparse.Namespace) -> Any:
     missing = [option_flag(name) for name in needed if getattr(args, name) in (None, "")]
     if missing:
         raise ReprobeError(f"equate score --kind {args.kind} needs {', '.join(missing)}")
-    resources = None
+    resources: Any = None
+    if args.kind == "qreas_authors":
+        from reprobe.equate.authors.equations import POOL_SOLUTIONS
+        from reprobe.equate.authors.pruner import Lexicon, read_word_list
+        from reprobe.equate.authors.reasoner import Reading
+        from reprobe.equate.qreas.wordnet import load_wordnet
+
+        lexicon = Lexicon(load_wordnet(Path(args.wordnet)), read_word_list(Path(args.jobs)),
+                          read_word_list(Path(args.nationalities)))
+        reading = Reading(pool=POOL_SOLUTIONS if args.solutions == "pool" else None,
+                          contradiction_on_mismatch=args.mismatch == "contradiction")
+        resources = (lexicon, reading)
     if args.kind == "qreas":
         from reprobe.equate.qreas.pipeline import Resources
         from reprobe.equate.qreas.pruner import load_word_list
@@ -167,16 +178,23 @@ def cmd_score(args: argparse.Namespace) -> None:
                        variant=args.variant, scores_csv=Path(args.scores),
                        predictions_jsonl=Path(args.predictions),
                        shard_files=[Path(p) for p in args.from_shards])
-    log.info("%s on %s/%s: %.1f%% of %s", args.model, args.variant, args.test_set,
-             row.value, row.n)
+    log.info("%s on %s/%s: %s%% of %s", args.model, args.variant, args.test_set,
+             f"{row.value:.1f}" if isinstance(row.value, float) else row.value, row.n)
 
 
 def cmd_table6(args: argparse.Namespace) -> None:
     """Write Table 6 (one evaluation variant) beside one published version."""
     from reprobe.equate.tables import write_table6
 
+    predictions = {}
+    for argument in args.qreas_predictions:
+        key, _, path = argument.partition("=")
+        test_set, _, row = key.partition("/")
+        if not path or not row:
+            raise ReprobeError(f"--qreas-predictions {argument!r}: expected SET/ROW=PATH")
+        predictions[(test_set, row)] = Path(path)
     write_table6([Path(s) for s in args.scores], Path(args.reference), Path(args.csv),
-                  Path(args.md))
+                 Path(args.md), predictions)
 
 
 def cmd_perturbation_table(args: argparse.Namespace) -> None:
@@ -281,7 +299,8 @@ def register(commands: argparse._SubParsersAction,
     checkpoint.add_argument("files", nargs="+", help="NAME=PATH: hub file name and fetched file")
 
     score = add("score", cmd_score, sub)
-    score.add_argument("--kind", choices=["majority", "hyp", "neural", "qreas"], required=True)
+    score.add_argument("--kind", choices=["majority", "hyp", "neural", "qreas", "qreas_authors"],
+                       required=True, help="qreas: Algorithm 1; qreas_authors: the released code")
     score.add_argument("--model", required=True, help="row name in Table 6")
     score.add_argument("--test-set", required=True,
                        help="rte_quant, newsnli, redditnli, stresstest, awpnli, "
@@ -315,12 +334,19 @@ def register(commands: argparse._SubParsersAction,
     score.add_argument("--cross-units", action="store_true",
                        help="Q-REAS, beyond the paper: x and / may combine quantities of "
                             "different units")
+    score.add_argument("--solutions", choices=["every", "pool"],
+                       help="Q-REAS (released code): every ILP solution, or its 50-solution pool")
+    score.add_argument("--mismatch", choices=["contradiction", "neutral"],
+                       help="Q-REAS (released code): what a value mismatch makes the pair")
     score.add_argument("--threads", type=int, default=1, help="neural: CPU threads")
 
     table6 = add("table6", cmd_table6, sub)
     table6.add_argument("--reference", required=True, help="published Table 6, long CSV")
     table6.add_argument("--csv", required=True)
     table6.add_argument("--md", required=True)
+    table6.add_argument("--qreas-predictions", action="append", default=[],
+                        help="SET/ROW=PATH (repeatable): a Q-REAS row's predictions on a set, "
+                             "to count the pairs the released code's rules move")
     table6.add_argument("scores", nargs="+", help="score rows CSVs")
 
     perturbation = add("perturbation-table", cmd_perturbation_table, sub)

@@ -23,13 +23,15 @@ from tqdm import tqdm
 
 from reprobe.equate.baselines import majority_baseline, predict_hyp
 from reprobe.equate.jsonl import read_pairs
-from reprobe.equate.labels import fold, is_two_class
+from reprobe.equate.labels import NO_PARSE, fold, is_two_class
 from reprobe.equate.qreas.reasoner import NEUTRAL
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, iter_json_objects
 from reprobe.scores import ScoreRow, write_scores
 
-KINDS = ("majority", "hyp", "neural", "qreas")
+KINDS = ("majority", "hyp", "neural", "qreas", "qreas_authors")
+# The score of the released-code Q-REAS on a set without CoreNLP parses.
+NO_PARSE_SCORE = "NA (no CoreNLP parse)"
 VARIANTS = ("released", "rebuilt", "perturbation")
 NEUTRAL_SHARE = "neutral share of perturbed errors"
 
@@ -42,7 +44,7 @@ class Predictor:
     hyp_model: Path | None = None
     checkpoint: Path | None = None
     label_map: Mapping[str, str] | None = None
-    resources: Any = None  # reprobe.equate.qreas.Resources for Q-REAS
+    resources: Any = None  # Q-REAS: qreas.Resources; released code: (Lexicon, Reading)
     threads: int = 1
 
 
@@ -78,6 +80,13 @@ def predict_rows(predictor: Predictor, rows: Sequence[dict[str, Any]], *,
         # A progress bar in the rule's log: the Stress Test has thousands of pairs.
         return [predict(row, resources=predictor.resources, two_class=False)
                 for row in tqdm(rows, desc="Q-REAS", unit="pair", mininterval=10)]
+    if predictor.kind == "qreas_authors":
+        from reprobe.equate.authors.reasoner import has_corenlp, label_pair
+
+        lexicon, reading = predictor.resources
+        return [label_pair(row, lexicon, reading) if has_corenlp(row) else NO_PARSE
+                for row in tqdm(rows, desc="Q-REAS (released code)", unit="pair",
+                                mininterval=10)]
     raise ValueError(f"unknown predictor kind {predictor.kind!r}; expected one of {KINDS}")
 
 
@@ -93,8 +102,13 @@ def score_rows(gold: Sequence[str], predicted: Sequence[str], *, model: str, tes
     """Long score rows (accuracy in %, n) of one model on one evaluation set."""
     two_class = two_class_of(test_set, variant)
     table, setting = ("s5.1", "") if variant == "perturbation" else ("table6", variant)
-    rows = [ScoreRow("equate", table, model, setting, test_set,
-                     accuracy(gold, predicted, two_class), len(gold))]
+    # Pairs without a parse are left out of the released code's score; with none, it is NA.
+    scored = [(g, p) for g, p in zip(gold, predicted, strict=True) if p != NO_PARSE]
+    unparsed = len(gold) - len(scored)
+    gold, predicted = [g for g, _ in scored], [p for _, p in scored]
+    value: Any = NO_PARSE_SCORE if unparsed and not scored else accuracy(gold, predicted,
+                                                                          two_class)
+    rows = [ScoreRow("equate", table, model, setting, test_set, value, len(gold))]
     if variant == "perturbation" and test_set == "perturbed":
         errors = [p for g, p in zip(gold, predicted, strict=True)
                   if fold(g, two_class) != fold(p, two_class)]

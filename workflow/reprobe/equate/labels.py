@@ -10,6 +10,8 @@ from __future__ import annotations
 ENTAILMENT, NEUTRAL, CONTRADICTION = "entailment", "neutral", "contradiction"
 LABELS = (ENTAILMENT, NEUTRAL, CONTRADICTION)
 NON_ENTAILMENT = "non-entailment"
+# What the released-code Q-REAS predicts for a pair without CoreNLP parses (left out of scores).
+NO_PARSE = "NA"
 # Label space per EQUATE test set (paper Table 2): True means entails=yes/no.
 TWO_CLASS = {"rte_quant": True, "newsnli": True, "redditnli": False, "stresstest": False,
              "awpnli": True}

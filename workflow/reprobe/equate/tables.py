@@ -24,6 +24,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from reprobe.equate.labels import NO_PARSE, fold, is_two_class
+from reprobe.equate.targets import QREAS
+from reprobe.io import iter_json_objects
 from reprobe.scores import NO_SCORE, NOT_CONFIGURED, read_scores
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
@@ -47,6 +50,12 @@ TITLES = {
 TABLE6_NOTE = (
     f"A column `… {DELTA}` is the model's accuracy minus MAJ's on the same set, as in the "
     "paper; the cell's own Δ is ours − paper.")
+QREAS_NOTE = (
+    f"{QREAS} is computed as the authors' released code computes it (the row the paper's "
+    "numbers come from; it reads the CoreNLP parses in the released files, NA without them); "
+    f"{QREAS} (Algorithm 1) follows the paper's Algorithm 1. The released code labels a "
+    "value mismatch a contradiction, takes units from the dependency parse and reads fewer "
+    "numbers (README, EQUATE).")
 RECOVERY_COLUMNS = {
     "test_set": "test set", "candidates": "rebuilt", "released": "released",
     "recovered_exact": "exact", "recovered_swapped": "swapped",
@@ -116,6 +125,15 @@ def accuracies(scores: pd.DataFrame) -> dict[str, dict[str, tuple[float, float]]
     return found
 
 
+def score_reasons(scores: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """(model, set) -> why a score row has no number, where it says ("NA (no CoreNLP parse)")."""
+    rows = scores[scores["table"].astype(str) == "table6"] if "table" in scores else scores
+    return {(canonical_model(str(model)), canonical_set(str(metric))): str(value)
+            for model, metric, value in zip(rows["model"], rows["metric"], rows["value"],
+                                            strict=True)
+            if isinstance(value, str) and value.startswith("NA (")}
+
+
 def _row(model: str, metric: str, value: float, n: float, reason: str = "") -> dict[str, object]:
     """One derived long row."""
     return {"model": model, "metric": metric, "value": value, "n": n, "reason": reason}
@@ -126,9 +144,12 @@ def _mean(values: Sequence[float]) -> float:
     return float(np.mean(values)) if not any(np.isnan(values)) else np.nan
 
 
-def derive(found: Mapping[str, Mapping[str, tuple[float, float]]]) -> pd.DataFrame:
-    """Per model: accuracy and Δ over MAJ on each set, and the three averages of each."""
+def derive(found: Mapping[str, Mapping[str, tuple[float, float]]],
+           reasons: Mapping[tuple[str, str], str] | None = None) -> pd.DataFrame:
+    """Per model: accuracy and Δ over MAJ on each set, and the three averages of each (a set's
+    own reason for having no number, where its score row gives one)."""
     majority = found.get(MAJORITY, {})
+    reasons = reasons or {}
     rows: list[dict[str, object]] = []
     for model, sets in found.items():
         acc: dict[str, float] = {}
@@ -136,11 +157,13 @@ def derive(found: Mapping[str, Mapping[str, tuple[float, float]]]) -> pd.DataFra
         for name in SETS:
             value, n = sets.get(name, (np.nan, np.nan))
             acc[name] = value
-            rows.append(_row(model, name, value, n, "" if name in sets else "NA (not scored)"))
+            own = reasons.get((model, name), "")
+            rows.append(_row(model, name, value, n,
+                             own or ("" if name in sets else "NA (not scored)")))
             base = majority.get(name, (np.nan, np.nan))[0]
             delta[name] = value - base
-            reason = ("NA (MAJ not scored)" if np.isnan(base) else
-                      "" if not np.isnan(value) else "NA (not scored)")
+            reason = own or ("NA (MAJ not scored)" if np.isnan(base) else
+                             "" if not np.isnan(value) else "NA (not scored)")
             rows.append(_row(model, f"{name} {DELTA}", delta[name], n, reason))
         for label, group in AVERAGES.items():
             missing = [name for name in group if np.isnan(acc[name])]
@@ -198,7 +221,7 @@ def _ordered(table: pd.DataFrame, models: Sequence[str], metrics: Sequence[str])
 def table6(scores: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
     """Table 6 long: every model × column, computed value beside the chosen version's number."""
     published = _canonical_reference(reference[reference["table"].astype(str) == "table6"])
-    derived = derive(accuracies(scores))
+    derived = derive(accuracies(scores), score_reasons(scores))
     ours = derived.assign(table="table6", setting=_setting(published))
     table = compare_with_reference(ours, published, "table6")
     table = _with_reasons(table, derived)
@@ -237,11 +260,47 @@ def perturbation_table(
                     [*PERTURBATION, CHANGE, NEUTRAL_SHARE])
 
 
-def write_table6(scores: list[Path], reference: Path, csv: Path, md: Path) -> None:
-    """Build Table 6 from score files and one version's reference; write CSV and Markdown."""
+def predicted_labels(path: Path) -> list[str]:
+    """The `predicted` field of each line of a predictions file."""
+    with Path(path).open(encoding="utf-8") as handle:
+        return [str(record["predicted"]) for _, record in iter_json_objects(path, handle)]
+
+
+def qreas_notes(predictions: Mapping[tuple[str, str], Path]) -> list[str]:
+    """Per set, how many pairs each other Q-REAS row labels differently from Q-REAS (the
+    released-code row), in the set's label space, over the pairs both label (the released
+    code labels no pair without a parse): what the rules between them move."""
+    notes = [QREAS_NOTE] if predictions else []
+    for test_set in dict.fromkeys(name for name, _ in predictions):
+        rows = {row: path for (name, row), path in predictions.items() if name == test_set}
+        if QREAS not in rows:
+            continue
+        two_class = is_two_class(test_set)
+        ours = predicted_labels(rows[QREAS])
+        moved, compared = [], 0
+        for row, path in rows.items():
+            if row == QREAS:
+                continue
+            both = [(a, b) for a, b in zip(ours, predicted_labels(path), strict=True)
+                    if NO_PARSE not in (a, b)]
+            compared = len(both)
+            changed = sum(fold(a, two_class) != fold(b, two_class) for a, b in both)
+            if both:
+                moved.append(f"{row} {changed}")
+        if moved:
+            notes.append(f"{canonical_set(test_set)}, pairs labelled otherwise than by "
+                         f"{QREAS} (of {compared}): " + "; ".join(moved) + ".")
+    return notes
+
+
+def write_table6(scores: list[Path], reference: Path, csv: Path, md: Path,
+                 qreas_predictions: Mapping[tuple[str, str], Path] | None = None) -> None:
+    """Build Table 6 from score files and one version's reference; write CSV and Markdown
+    (with the pairs each Q-REAS row moves, where its predictions are given)."""
     frame = table6(read_scores(scores), read_reference(reference, "table6"))
     view = View(rows=("model", "setting"), order=tuple(metric_order()), count_label="#pairs")
-    write_table(frame, csv, md, title=TITLES["table6"], view=view, notes=[TABLE6_NOTE])
+    write_table(frame, csv, md, title=TITLES["table6"], view=view,
+                notes=[TABLE6_NOTE, *qreas_notes(qreas_predictions or {})])
 
 
 def write_perturbation_table(

@@ -22,15 +22,20 @@ CANDIDATE_SETS = ("newsnli", "redditnli")
 # Labelled by construction: rebuilt whether or not a released file is configured.
 SYNTHETIC_SETS = ("stresstest", "awpnli")
 PERTURBATION_SETS = ("unperturbed", "perturbed")
-# The faithful Q-REAS row; its variants (`equate.qreas.variants`) are rows of their own.
+# The row set beside the paper's Q-REAS cell (a released-code row, `equate.qreas.released_code`)
+# and the reimplementation of the paper's Algorithm 1, whose variants (`equate.qreas.variants`)
+# are rows of their own.
 QREAS = "Q-REAS"
+ALGORITHM1 = "Q-REAS (Algorithm 1)"
 # The files each predictor kind reads besides the evaluation set, by `reprobe equate score`
 # option (with _ for -): the score rules' named inputs and the CLI's required options.
 KIND_FILES: dict[str, tuple[str, ...]] = {
     "majority": (), "hyp": ("hyp_model",), "neural": ("checkpoint",),
-    "qreas": ("wordnet", "jobs", "nationalities")}
+    "qreas": ("wordnet", "jobs", "nationalities"),
+    "qreas_authors": ("wordnet", "jobs", "nationalities")}
 # The settings each kind needs, by option: Q-REAS's come from `equate.qreas`.
-KIND_SETTINGS: dict[str, tuple[str, ...]] = {"qreas": ("max_depth", "max_solutions", "years")}
+KIND_SETTINGS: dict[str, tuple[str, ...]] = {"qreas": ("max_depth", "max_solutions", "years"),
+                                             "qreas_authors": ("solutions", "mismatch")}
 # MAJ is left out of §5.1: each perturbation set has one label, so MAJ would score 100%.
 NOT_PERTURBED = ("MAJ",)
 # Score jobs of fetched checkpoints (full-size transformers) need more memory and time.
@@ -49,12 +54,13 @@ def slug(name: str) -> str:
     return re.sub(r"[^\w.-]+", "-", name).strip("-")
 
 
-def table_rows(neural: Mapping[str, Any], qreas_variants: Mapping[str, Any] | None = None
-               ) -> dict[str, tuple[str, str]]:
+def table_rows(neural: Mapping[str, Any], qreas_variants: Mapping[str, Any] | None = None,
+               released_code: Mapping[str, Any] | None = None) -> dict[str, tuple[str, str]]:
     """Table 6 rows as file-name slug -> (row name, predictor kind), in table order: the
-    faithful Q-REAS row, then each configured variant of it."""
+    released-code Q-REAS rows, Q-REAS (Algorithm 1), then each configured variant of it."""
     rows = [("MAJ", "majority"), ("HYP", "hyp"), *((name, "neural") for name in neural),
-            (QREAS, "qreas"), *((name, "qreas") for name in qreas_variants or {})]
+            *((name, "qreas_authors") for name in released_code or {}),
+            (ALGORITHM1, "qreas"), *((name, "qreas") for name in qreas_variants or {})]
     slugs = [slug(name) for name, _ in rows]
     clash = sorted({s for s in slugs if slugs.count(s) > 1})
     if clash:
@@ -63,9 +69,13 @@ def table_rows(neural: Mapping[str, Any], qreas_variants: Mapping[str, Any] | No
 
 
 def qreas_arguments(row: str, qreas: Mapping[str, Any]) -> list[str]:
-    """The `reprobe equate score` options of a Q-REAS row: limits, the year reading, and the
-    readings its variant switches on (the faithful row switches none)."""
-    readings = {} if row == QREAS else qreas["variants"][row]
+    """The `reprobe equate score` options of a Q-REAS row: a released-code row's readings, or
+    Algorithm 1's limits, the year reading, and the readings its variant switches on (the
+    Algorithm 1 row switches none)."""
+    if row in qreas["released_code"]:
+        spec = qreas["released_code"][row]
+        return ["--solutions", spec["solutions"], "--mismatch", spec["mismatch"]]
+    readings = {} if row == ALGORITHM1 else qreas["variants"][row]
     arguments = ["--max-depth", str(qreas["max_depth"]),
                  "--max-solutions", str(qreas["max_solutions"]), "--years", qreas["years"]]
     if readings.get("strict_bounds"):
@@ -169,7 +179,8 @@ class EquateTargets:
         self.compared = compared_synthetic_sets(self.released)
         self.sets = evaluation_sets(self.released)
         # Table 6 rows: file-name slug -> (row name, predictor kind).
-        self.rows = table_rows(equate["neural"], equate["qreas"]["variants"])
+        self.rows = table_rows(equate["neural"], equate["qreas"]["variants"],
+                               equate["qreas"]["released_code"])
         self.perturbation_rows = perturbation_rows(self.rows)
         self.tiny = rows_with(equate["neural"], "tiny")
         self.fetched = rows_with(equate["neural"], "files")
@@ -278,7 +289,7 @@ class EquateTargets:
         if kind == "neural":
             label_map = self.equate["neural"][name].get("label_map")
             return ["--label-map", json.dumps(label_map)] if label_map else []
-        if kind == "qreas":
+        if kind in ("qreas", "qreas_authors"):
             return qreas_arguments(name, self.equate["qreas"])
         return []
 
@@ -319,6 +330,23 @@ class EquateTargets:
         models = self.perturbation_rows if variant == "perturbation" else self.rows
         return [f"{RESULTS}/scores/{variant}/{test_set}/{model}.csv"
                 for test_set in self.sets[variant] for model in models]
+
+    def qreas_predictions(self, variant: str) -> dict[tuple[str, str], str]:
+        """(set, row name) -> predictions file of each Q-REAS row on one variant's sets."""
+        return {(test_set, name): f"{RESULTS}/predictions/{variant}/{test_set}/{model}.jsonl"
+                for test_set in self.sets[variant]
+                for model, (name, kind) in self.rows.items()
+                if kind in ("qreas", "qreas_authors")}
+
+    def table_predictions(self, wildcards: Any) -> list[str]:
+        """The Q-REAS predictions one Table 6 reads (its variant's)."""
+        return list(self.qreas_predictions(wildcards.variant).values())
+
+    def table_options(self, wildcards: Any) -> str:
+        """`reprobe equate table6`'s --qreas-predictions arguments, shell-quoted."""
+        return shlex.join([word for (test_set, name), path
+                           in self.qreas_predictions(wildcards.variant).items()
+                           for word in ("--qreas-predictions", f"{test_set}/{name}={path}")])
 
     def table_scores(self, wildcards: Any) -> list[str]:
         """The score files of one Table 6 (its variant's)."""

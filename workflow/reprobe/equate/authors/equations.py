@@ -48,6 +48,7 @@ ARITHMETIC = ("+", "-", "*", "/")
 SET_OPERATORS = ("u", "i", "d")
 SAME_TYPE = ("+", "-", "u", "i", "d")
 MAX_LENGTH = 10  # generate_equations: range(3, max_equation_length, 2)
+POOL_SOLUTIONS = 50  # ILPEquationGenerator.num_solutions
 
 
 def is_subset(a: Value, b: Value) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from reprobe.equate.authors.numset import Numset
@@ -37,6 +38,12 @@ class Lexicon:
             return None
         synsets = self.wordnet.synsets(word)
         return synsets[0] if synsets else None
+
+
+def read_word_list(path: Path) -> tuple[str, ...]:
+    """NumsetPruner.__init__: jobs.txt or nationalities.txt, a stripped lowercased entry a line."""
+    with Path(path).open(encoding="utf-8") as handle:
+        return tuple(line.strip().lower() for line in handle)
 
 
 def all_hypernyms(synset: Any) -> list[Any]:
