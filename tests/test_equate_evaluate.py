@@ -62,6 +62,15 @@ def test_perturbed_rows_count_the_neutral_share_of_errors() -> None:
     assert len(unperturbed) == 1 and unperturbed[0].value == 50.0
 
 
+def test_released_code_scores_only_parsed_pairs_and_is_na_without_any() -> None:
+    partly = score_rows([E, N, E], [E, "NA", N], model="Q-REAS", test_set="rte_quant",
+                        variant="released")[0]
+    assert (partly.value, partly.n) == (50.0, 2)
+    none = score_rows([E, N], ["NA", "NA"], model="Q-REAS", test_set="rte_quant",
+                      variant="rebuilt")[0]
+    assert (none.value, none.n) == ("NA (no CoreNLP parse)", 0)
+
+
 def test_empty_set_scores_nan() -> None:
     assert math.isnan(score_rows([], [], model="M", test_set="awpnli",
                                  variant="rebuilt")[0].value)

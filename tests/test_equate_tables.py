@@ -12,6 +12,7 @@ from reprobe.equate.tables import (
     SETS,
     canonical_set,
     perturbation_table,
+    qreas_notes,
     table6,
     write_recovery_table,
     write_table6,
@@ -149,3 +150,25 @@ def test_recovery_table_gives_rates_in_percent(tmp_path: Path) -> None:
     assert table.loc[0, "content"] == 3 and table.loc[0, "content %"] == 75.0
     assert table.loc[0, "released premises"] == 3 and table.loc[0, "premises (content)"] == 2
     assert table.loc[0, "premises (content) %"] == 66.7
+
+
+def test_a_row_without_parses_says_so_in_table6() -> None:
+    scores = pd.concat([_scores(HAND), score_frame([ScoreRow(
+        "equate", "table6", "Q-REAS", "", "NewsNLI", "NA (no CoreNLP parse)", 0)])])
+    table = table6(scores, read_reference(REFERENCE / "table6_conll.csv", "table6"))
+    assert _values(table, "Q-REAS")["NewsNLI"] == "NA (no CoreNLP parse)"
+
+
+def test_qreas_notes_count_the_pairs_other_rows_label_otherwise(tmp_path: Path) -> None:
+    def predictions(name: str, labels: list[str]) -> Path:
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps({"predicted": x}) + "\n" for x in labels))
+        return path
+
+    ours = predictions("ours", ["entailment", "contradiction", "NA"])
+    other = predictions("other", ["entailment", "neutral", "entailment"])
+    three = qreas_notes({("redditnli", "Q-REAS"): ours, ("redditnli", "Q-REAS (x)"): other})
+    assert three[-1] == "RedditNLI, pairs labelled otherwise than by Q-REAS (of 2): Q-REAS (x) 1."
+    # On a two-class set contradiction and neutral are one label.
+    two = qreas_notes({("rte_quant", "Q-REAS"): ours, ("rte_quant", "Q-REAS (x)"): other})
+    assert two[-1].endswith("(of 2): Q-REAS (x) 0.")

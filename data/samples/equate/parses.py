@@ -5,14 +5,16 @@ basic dependencies (`_dep_parse`: dicts with dep, governor, governorGloss, depen
 dependentGloss; 1-based, ROOT at 0) and the bracketed constituency parse (`_syntax_parse`). The
 released-code Q-REAS (reprobe.equate.authors) reads only these. The parses below were written by
 hand for this project's own sample sentences: a tree per sentence, tokens and tags taken from its
-leaves, and its dependencies as `relation head dependent` (1-based). Run `python parses.py` here
+leaves, and its dependencies as `relation head dependent` (1-based), expanded by
+`reprobe.equate.authors.layout`. Run `python parses.py` here
 after editing; it rewrites `rte_quant.jsonl` and `redditnli.jsonl` in place, matching rows by
 their sentences. Rows not listed keep no parse, so the row's score counts only parsed pairs.
 """
 
 import json
-import re
 from pathlib import Path
+
+from reprobe.equate.authors.layout import sentence_fields
 
 HERE = Path(__file__).resolve().parent
 
@@ -99,39 +101,13 @@ PARSES = {
 }
 
 
-def leaves(tree: str) -> list[tuple[str, str]]:
-    """(tag, word) of every leaf of a bracketed tree."""
-    return re.findall(r"\(([^\s()]+) ([^\s()]+)\)", tree)
-
-
-def pretty(tree: str) -> str:
-    """The tree with CoreNLP's line breaks: a new line before each phrase that opens a phrase."""
-    return re.sub(r" \((?=[^\s()]+ \()", "\n  (", tree)
-
-
-def annotations(sentence: str) -> dict[str, list]:
-    """The four CoreNLP fields of one single-sentence side."""
-    tree, arcs = PARSES[sentence]
-    tokens = [word for _, word in leaves(tree)]
-    dependencies = []
-    for arc in arcs.split(";"):
-        relation, head, dependent = arc.split()
-        head_index, dependent_index = int(head), int(dependent)
-        dependencies.append({
-            "dep": relation, "governor": head_index, "dependent": dependent_index,
-            "governorGloss": "ROOT" if head_index == 0 else tokens[head_index - 1],
-            "dependentGloss": tokens[dependent_index - 1]})
-    return {"tokens": [tokens], "pos": [[tag for tag, _ in leaves(tree)]],
-            "dep_parse": [dependencies], "syntax_parse": [pretty(tree)]}
-
-
 def annotate(path: Path) -> None:
     """Add the annotations to every row of a jsonl file whose two sentences are listed."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     for row in rows:
         if row["sentence1"] in PARSES and row["sentence2"] in PARSES:
             for side in ("sentence1", "sentence2"):
-                for key, value in annotations(row[side]).items():
+                for key, value in sentence_fields(*PARSES[row[side]]).items():
                     row[f"{side}_{key}"] = value
                 row[f"{side}_binary_parse"] = " ".join(row[f"{side}_tokens"][0])
     path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows),
