@@ -154,3 +154,9 @@ def test_years_reading(res, years, label):
 
     pair = row("Profits rose 10 percent in fiscal year 2005.", "Profits rose in fiscal 2005.")
     assert predict(pair, resources=replace(res, years=years), two_class=True) == label
+
+
+def test_an_approximate_premise_matches_the_exact_value_inside_its_range(res):
+    pair = row("The donors pledged about $12 billion in aid.",
+               "The donors pledged $12 billion in aid.")
+    assert predict(pair, resources=res) == ENTAILMENT

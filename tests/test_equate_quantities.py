@@ -240,3 +240,15 @@ def test_years_and_strict_bounds_are_marked() -> None:
     assert only("more than 9 hours").strict_bound and only("under 9 hours").strict_bound
     assert not only("at least 9 hours").strict_bound
     assert not only("no more than 9 hours").strict_bound
+
+
+def test_up_to_after_a_verb_is_a_value_not_a_bound() -> None:
+    revised = only("Growth was revised up to 4.2% last quarter.")
+    assert revised.value == (4.2, 4.2)
+    assert only("Up to 15 judges sit on the court.").value == (-math.inf, 15.0)
+
+
+@pytest.mark.parametrize(("text", "value"), [("Apple earns $13.7B.", 13.7e9),
+                                             ("Debt reaches $1.2tn.", 1.2e12)])
+def test_glued_b_and_tn_are_scales(text: str, value: float) -> None:
+    assert only(text).value == pytest.approx((value, value))

@@ -65,6 +65,7 @@ class Mention(Quantity):
 
     verb: str | None = None
     flux: str | None = None
+    approximate: bool = False
 
 
 YEAR_READINGS = ("date", "quantity", "drop")
@@ -105,7 +106,7 @@ def to_quantity(numset: NumSet, resources: Resources | None = None) -> Mention:
         unit = DATE_UNIT
     if resources is not None and resources.strict_bounds and numset.strict_bound:
         low, high = _open_bounds(low, high)
-    return Mention(low, high, unit, numset.entity, numset.verb, numset.flux)
+    return Mention(low, high, unit, numset.entity, numset.verb, numset.flux, numset.approximate)
 
 
 def kept(numset: NumSet, resources: Resources | None) -> bool:
@@ -160,7 +161,10 @@ def label_quantities(premise: Sequence[Mention], hypothesis: Sequence[Mention], 
                           nationalities=resources.nationalities)
 
     def value_match(p: Mention, h: Mention) -> bool:
-        return interval_match(align(p, h), h)
+        # "about $12 billion" is widened by ±2% (§4.2.2); the exact "$12 billion" inside that
+        # range still matches it.
+        aligned = align(p, h)
+        return interval_match(aligned, h) or (p.approximate and interval_match(h, aligned))
 
     def compose(jh: list[Mention], qh: Mention) -> bool:
         support = [align(p, qh) for p in jh if similarity_class(p, qh) == ENTAILMENT]

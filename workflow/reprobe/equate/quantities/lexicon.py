@@ -21,6 +21,8 @@ UPPER = [
     "fewer than", "less than", "under", "below", "at most", "up to", "upto", "no more than",
     "not more than", "as many as", "as much as", "a maximum of", "maximum of", "max",
 ]
+# "revised up to 4.2%": after a verb, "up" is its particle and "to 4.2%" a value, not a bound.
+PARTICLE_UP = "up to"
 # Bounds that exclude their endpoint; "at least", "at most", "up to", "no more than" include it.
 STRICT_BOUNDS = frozenset({
     "fewer than", "less than", "under", "below", "more than", "over", "above", "exceeding",
@@ -36,7 +38,8 @@ CURRENCY = {"$": "dollar", "us$": "dollar", "€": "euro", "£": "pound", "¥": 
 PERCENT = {"%", "percent", "per-cent", "pct", "percentage"}
 SCALES = {
     "hundred": 1e2, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12,
-    "dozen": 12.0, "m": 1e6, "mn": 1e6, "mln": 1e6, "bn": 1e9, "k": 1e3,
+    "dozen": 12.0, "m": 1e6, "mn": 1e6, "mln": 1e6, "b": 1e9, "bn": 1e9, "bln": 1e9,
+    "tn": 1e12, "k": 1e3,
 }
 # "thousands of": at least two of the scale, at most the next scale up.
 PLURAL_SCALES = {
@@ -99,6 +102,6 @@ TOKEN = re.compile(
 # suffix ("40th") or a hyphenated unit ("3-year").
 GLUED = re.compile(
     r"(?P<a>\d+(?:[,.]\d+)*)(?:-(?P<b>\d+(?:[,.]\d+)*))?"
-    r"(?P<suffix>st|nd|rd|th|m|mn|bn|k)?(?:-(?P<unit>[A-Za-z-]+))?",
+    r"(?P<suffix>st|nd|rd|th|mln|mn|m|bln|bn|b|tn|k)?(?:-(?P<unit>[A-Za-z-]+))?",
     re.IGNORECASE,
 )

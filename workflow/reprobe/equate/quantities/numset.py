@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from reprobe.equate.quantities.lexicon import (
     APPROXIMATION,
     APPROXIMATORS,
+    PARTICLE_UP,
     CURRENCY,
     DECREASE,
     FREQUENCY_MARKERS,
@@ -132,7 +133,8 @@ def _mention_at(
     ):
         start, approximate = k, True
         low, high = low - abs(low) * APPROXIMATION, high + abs(high) * APPROXIMATION
-    elif (k := match_before(words, start, UPPER)) is not None:
+    elif (k := match_before(words, start, UPPER)) is not None and not _verb_particle(
+            words, pos, k, start):
         start, low, strict = k, -INF, " ".join(words[k:start]) in STRICT_BOUNDS
     elif (k := match_before(words, start, LOWER)) is not None:
         start, high, strict = k, INF, " ".join(words[k:start]) in STRICT_BOUNDS
@@ -164,6 +166,12 @@ def _mention_at(
         end = phrase_end
     return _Mention(start, i, number_end, end, low, high, approximate, kind, unit, unit_index,
                     entity_index, strict)
+
+
+def _verb_particle(words: Sequence[str], pos: Sequence[str], k: int, start: int) -> bool:
+    """Whether the bound words[k:start] are "up to" after a verb ("revised up to 4.2%")."""
+    return (" ".join(words[k:start]) == PARTICLE_UP and k > 0
+            and pos[k - 1:k] != [] and pos[k - 1].startswith("VB"))
 
 
 def _noun_phrase(words: Sequence[str], pos: Sequence[str], i: int) -> tuple[int | None, int]:
