@@ -17,9 +17,10 @@ the label. The constraints (add_ilp_constraints ≈ lines 62-290), as they act o
   with no premise range, u, i, d are not used.
 Two readings of the solver step, as `pool`: `None` (the default) checks every sequence the
 constraints allow, smallest first, stopping at the first that holds. `pool=50` follows the solve
-loop as written: it reads `Xn` for solution numbers 0-49, which Gurobi refuses past the last
-solution found, so a length whose model has fewer than 50 solutions (sequences times the type
-choices of unit-less quantities) returns no tree at all; where there are 50 or more, Gurobi keeps
+loop as written: it reads `Xn` for solution numbers 0-49, and Gurobi's documentation wants the
+number below the solutions it found; read as an error there (caught by the loop, which then
+returns []), a length whose model has fewer than 50 solutions (sequences times the type choices
+of unit-less quantities) returns no tree at all; where there are 50 or more, Gurobi keeps
 50 in an order of its own, and this reading checks them all.
 `solve_postfix` (≈ lines 380-470) and its range helpers (≈ 300-378) are followed with Python 2's
 arithmetic and comparisons.
@@ -175,7 +176,12 @@ class Subtree:
     value: Value
     types: frozenset[int]
     kind: str
-    used: int  # bit mask of premise indices
+    used: tuple[int, ...]  # how many leaves of each distinct premise quantity
+
+    def key(self) -> tuple[tuple[int, ...], str, str, frozenset[int], str]:
+        """What makes two subtrees interchangeable: leaves used, value, its type, root types
+        and kind (a repeated mention's copies are interchangeable leaves)."""
+        return self.used, repr(self.value), type(self.value).__name__, self.types, self.kind
 
 
 def leaf_types(numset: Numset, type_list: Sequence[str]) -> frozenset[int]:
@@ -216,6 +222,13 @@ class EquationSearch:
         self.separator = next((i for i, q in enumerate(self.premise) if len(q.value[1]) == 2),
                               len(self.premise))
         self.mixed = 0 < self.separator < len(self.premise)
+        # Identical leaves (a mention the segmenter repeats) are searched once, with a count.
+        distinct: dict[tuple[object, ...], int] = {}
+        for index in range(len(self.premise)):
+            key = self.leaf(index).key()
+            distinct[key] = distinct.get(key, 0) + 1
+        self.available = tuple(distinct.values())
+        self.distinct = list(distinct)
 
     def leaf(self, index: int) -> Subtree:
         """create_valued_postfix: a premise leaf's value (a number or a [low, high] list)."""
@@ -223,7 +236,23 @@ class EquationSearch:
         values = numset.value[1]
         kind = "c" if index < self.separator else "r"
         value = values[0] if len(values) == 1 else list(values)
-        return Subtree(value, leaf_types(numset, self.type_list), kind, 1 << index)
+        return Subtree(value, leaf_types(numset, self.type_list), kind, ())
+
+    def distinct_leaves(self) -> list[Subtree]:
+        """One leaf per distinct premise quantity, its `used` counting one of its copies."""
+        leaves = []
+        for index in range(len(self.premise)):
+            leaf = self.leaf(index)
+            group = self.distinct.index(leaf.key())
+            used = tuple(int(g == group) for g in range(len(self.distinct)))
+            if all(other.used != used for other in leaves):
+                leaves.append(Subtree(leaf.value, leaf.types, leaf.kind, used))
+        return leaves
+
+    def fits(self, left: Subtree, right: Subtree) -> bool:
+        """Whether two subtrees use no more copies of a quantity than the premise has."""
+        return all(a + b <= n for a, b, n in zip(left.used, right.used, self.available,
+                                                 strict=True))
 
     def combine(self, left: Subtree, right: Subtree) -> Iterator[Subtree]:
         """Operator nodes over two disjoint subtrees whose value solve_postfix accepts."""
@@ -234,7 +263,8 @@ class EquationSearch:
                 continue
             value = apply(operator, left.value, right.value)
             if value is not INVALID:
-                yield Subtree(value, types, "o", left.used | right.used)
+                used = tuple(a + b for a, b in zip(left.used, right.used, strict=True))
+                yield Subtree(value, types, "o", used)
 
     def comparators(self, kind: str) -> tuple[str, ...]:
         """The last operators admitted after a tree whose root is of `kind` (opcon9/10)."""
@@ -296,7 +326,7 @@ class EquationSearch:
         n = len(self.premise)
         if n == 0 or not self.type_list or self.separator == 0:
             return False
-        by_size: dict[int, list[Subtree]] = {1: [self.leaf(i) for i in range(n)]}
+        by_size: dict[int, list[Subtree]] = {1: self.distinct_leaves()}
         for size in range(1, (MAX_LENGTH - 1) // 2 + 1):
             if size > n:
                 break
@@ -309,14 +339,13 @@ class EquationSearch:
         return False
 
     def grow(self, by_size: dict[int, list[Subtree]], size: int) -> Iterator[Subtree]:
-        """Every admitted subtree of `size` leaves, its value deduplicated per leaf set."""
-        seen: set[tuple[int, str, str, frozenset[int]]] = set()
+        """Every admitted subtree of `size` leaves, deduplicated (`Subtree.key`)."""
+        seen: set[tuple[object, ...]] = set()
         for left_size in range(1, size):
             for left, right in itertools.product(by_size[left_size], by_size[size - left_size]):
-                if left.used & right.used:
+                if not self.fits(left, right):
                     continue
                 for tree in self.combine(left, right):
-                    key = (tree.used, repr(tree.value), type(tree.value).__name__, tree.types)
-                    if key not in seen:
-                        seen.add(key)
+                    if tree.key() not in seen:
+                        seen.add(tree.key())
                         yield tree

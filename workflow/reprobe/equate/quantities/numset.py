@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from reprobe.equate.quantities.lexicon import (
     APPROXIMATION,
     APPROXIMATORS,
-    PARTICLE_UP,
     CURRENCY,
     DECREASE,
     FREQUENCY_MARKERS,
@@ -20,6 +19,7 @@ from reprobe.equate.quantities.lexicon import (
     LOWER,
     MONTHS,
     NOT_UNITS,
+    PARTICLE_UP,
     PERCENT,
     STRICT_BOUNDS,
     TIME_NOUNS,
