@@ -121,11 +121,14 @@ def difference(a: Value, b: Value) -> Value:
     return [a[0], start2 - 1] if py2_cmp(end1, a[1]) == 0 else [end1 + 1, b[1]]
 
 
+def operands(left: Value, right: Value) -> bool:
+    """solve_postfix's check before each operator: both operands are numbers or lists."""
+    return all(is_number(v) or isinstance(v, list) for v in (left, right))
+
+
 def apply(operator: str, left: Value, right: Value) -> Value:
     """One operator step of solve_postfix: the value pushed, or INVALID where it returns False."""
-    if not (is_number(left) or isinstance(left, list)):
-        return INVALID
-    if not (is_number(right) or isinstance(right, list)):
+    if not operands(left, right):
         return INVALID
     if operator == "+":
         return INVALID if left == 0 or right == 0 else left + right
@@ -134,8 +137,7 @@ def apply(operator: str, left: Value, right: Value) -> Value:
     if operator == "*":
         return INVALID if left == 1 or right == 1 else left * right
     if operator == "/":
-        return INVALID if right in (0, 1) and not isinstance(right, list) else py2_divide(
-            left, right)
+        return INVALID if right in (0, 1) else py2_divide(left, right)
     if ranges_equal(left, right):
         return [] if operator == "d" else left
     if operator == "u":
@@ -155,9 +157,7 @@ def apply(operator: str, left: Value, right: Value) -> Value:
 
 def holds(comparator: str, left: Value, right: Value) -> bool:
     """The last step of solve_postfix: `=` is equality, `<=` containment."""
-    if not (is_number(left) or isinstance(left, list)):
-        return False
-    if not (is_number(right) or isinstance(right, list)):
+    if not operands(left, right):
         return False
     if comparator == "=":
         return bool(left == right)
