@@ -172,3 +172,11 @@ def test_qreas_notes_count_the_pairs_other_rows_label_otherwise(tmp_path: Path) 
     # On a two-class set contradiction and neutral are one label.
     two = qreas_notes({("rte_quant", "Q-REAS"): ours, ("rte_quant", "Q-REAS (x)"): other})
     assert two[-1].endswith("(of 2): Q-REAS (x) 0.")
+
+
+def test_perturbation_table_keeps_a_row_reason() -> None:
+    scores = score_frame([ScoreRow("equate", "s5.1", "Q-REAS", "", name,
+                                   "NA (no CoreNLP parse)", 0)
+                          for name in ("unperturbed", "perturbed")])
+    table = perturbation_table(scores)
+    assert set(table[table["model"] == "Q-REAS"]["value"].head(2)) == {"NA (no CoreNLP parse)"}

@@ -125,10 +125,11 @@ def accuracies(scores: pd.DataFrame) -> dict[str, dict[str, tuple[float, float]]
     return found
 
 
-def score_reasons(scores: pd.DataFrame) -> dict[tuple[str, str], str]:
+def score_reasons(scores: pd.DataFrame, table: str = "table6") -> dict[tuple[str, str], str]:
     """(model, set) -> why a score row has no number, where it says ("NA (no CoreNLP parse)")."""
-    rows = scores[scores["table"].astype(str) == "table6"] if "table" in scores else scores
-    return {(canonical_model(str(model)), canonical_set(str(metric))): str(value)
+    rows = scores[scores["table"].astype(str) == table] if "table" in scores else scores
+    metric_name = canonical_set if table == "table6" else (lambda m: m.strip().lower())
+    return {(canonical_model(str(model)), metric_name(str(metric))): str(value)
             for model, metric, value in zip(rows["model"], rows["metric"], rows["value"],
                                             strict=True)
             if isinstance(value, str) and value.startswith("NA (")}
@@ -255,7 +256,10 @@ def perturbation_table(
     ours = pd.concat([rows[["model", "metric", "value", "n"]], pd.DataFrame(change)],
                      ignore_index=True).assign(table="s5.1", setting=setting)
     table = compare_with_reference(ours, published, "s5.1")
-    table["value"] = table["value"].replace({NO_SCORE: "NA (not scored)"})
+    reasons = score_reasons(scores, "s5.1")
+    table["value"] = [reasons.get((model, metric), "NA (not scored)") if value == NO_SCORE
+                      else value for model, metric, value
+                      in zip(table["model"], table["metric"], table["value"], strict=True)]
     return _ordered(table, list(dict.fromkeys(published["model"])),
                     [*PERTURBATION, CHANGE, NEUTRAL_SHARE])
 
