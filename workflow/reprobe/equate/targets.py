@@ -27,6 +27,7 @@ PERTURBATION_SETS = ("unperturbed", "perturbed")
 # are rows of their own.
 QREAS = "Q-REAS"
 ALGORITHM1 = "Q-REAS (Algorithm 1)"
+QREAS_KINDS = ("qreas", "qreas_authors")
 # The files each predictor kind reads besides the evaluation set, by `reprobe equate score`
 # option (with _ for -): the score rules' named inputs and the CLI's required options.
 KIND_FILES: dict[str, tuple[str, ...]] = {
@@ -289,7 +290,7 @@ class EquateTargets:
         if kind == "neural":
             label_map = self.equate["neural"][name].get("label_map")
             return ["--label-map", json.dumps(label_map)] if label_map else []
-        if kind in ("qreas", "qreas_authors"):
+        if kind in QREAS_KINDS:
             return qreas_arguments(name, self.equate["qreas"])
         return []
 
@@ -336,7 +337,7 @@ class EquateTargets:
         return {(test_set, name): f"{RESULTS}/predictions/{variant}/{test_set}/{model}.jsonl"
                 for test_set in self.sets[variant]
                 for model, (name, kind) in self.rows.items()
-                if kind in ("qreas", "qreas_authors")}
+                if kind in QREAS_KINDS}
 
     def table_predictions(self, wildcards: Any) -> list[str]:
         """The Q-REAS predictions one Table 6 reads (its variant's)."""
