@@ -32,16 +32,16 @@ class Numset:
     position: int = -1
 
     def attributes(self) -> tuple[Any, ...]:
-        """The nine fields is_equal compares, in its order (numset.py lines 22-26)."""
+        """The nine fields is_equal compares, in its order (numset.py ≈ lines 22-26)."""
         return (self.value, self.unit, self.entity, self.approximate, self.frequency,
                 self.change, self.adjective, self.verb, self.location)
 
     def equal_count(self, other: Numset) -> int:
-        """Numset.is_equal (lines 22-26): how many of the nine fields are equal."""
+        """Numset.is_equal (≈ lines 22-26): how many of the nine fields are equal."""
         return sum(a == b for a, b in zip(self.attributes(), other.attributes(), strict=True))
 
     def unequal_count(self, other: Numset) -> int:
-        """Numset.is_unequal (lines 28-32): how many of the nine fields differ."""
+        """Numset.is_unequal (≈ lines 28-32): how many of the nine fields differ."""
         return sum(a != b for a, b in zip(self.attributes(), other.attributes(), strict=True))
 
 

@@ -26,20 +26,20 @@ UPENN_TAGS = (
 
 @dataclass(eq=False)
 class Node:
-    """A parse node: a label (or a word at a leaf) and its children (utils_segmenter.py 5-43)."""
+    """A parse node: a label (or a word at a leaf) and its children (utils_segmenter.py ≈ lines 5-43)."""
 
     value: str | None
     children: list[Node] = field(default_factory=list)
 
     def same_as(self, other: Node) -> bool:
-        """Node.__eq__ (lines 10-20): same value and children with the same values."""
+        """Node.__eq__ (≈ lines 10-20): same value and children with the same values."""
         return (self.value == other.value and len(self.children) == len(other.children)
                 and all(a.value == b.value
                         for a, b in zip(self.children, other.children, strict=True)))
 
 
 def prefix_traversal(node: Node | None) -> list[str]:
-    """Tree.get_prefix_traversal (lines 63-88): the bracketed tokens of a subtree."""
+    """Tree.get_prefix_traversal (≈ lines 63-88): the bracketed tokens of a subtree."""
     if node is None:
         return []
     children = node.children
@@ -52,7 +52,7 @@ def prefix_traversal(node: Node | None) -> list[str]:
 
 
 def ancestors(query: Node, current: Node | None) -> list[Node]:
-    """Tree.get_ancestors (lines 90-114): the chain from the first node equal to `query`
+    """Tree.get_ancestors (≈ lines 90-114): the chain from the first node equal to `query`
     (by `Node.__eq__`, so an equal-looking node earlier in the tree stands in) up to `current`."""
     if current is None:
         return []
@@ -66,7 +66,7 @@ def ancestors(query: Node, current: Node | None) -> list[Node]:
 
 
 def nodes_with_value(value: str, start: Node) -> list[Node]:
-    """Tree.get_nodes_with_value (lines 116-135): every node labelled `value`, in preorder."""
+    """Tree.get_nodes_with_value (≈ lines 116-135): every node labelled `value`, in preorder."""
     found: list[Node] = []
     stack = [start]
     while stack:
@@ -78,7 +78,7 @@ def nodes_with_value(value: str, start: Node) -> list[Node]:
 
 
 def subtree_end(parts: Sequence[str], start: int) -> int:
-    """get_subtree (lines 138-167): where the bracketed subtree opened at `start` closes."""
+    """get_subtree (≈ lines 138-167): where the bracketed subtree opened at `start` closes."""
     if parts[start] != "(":
         return -1
     depth = 0
@@ -93,7 +93,7 @@ def subtree_end(parts: Sequence[str], start: int) -> int:
 
 
 def build_tree(parts: Sequence[str], start: int) -> Node:
-    """get_tree (lines 170-199): a node per bracket, a POS node with its word as a leaf."""
+    """get_tree (≈ lines 170-199): a node per bracket, a POS node with its word as a leaf."""
     if start >= len(parts):
         return Node(None)
     node = Node(parts[start + 1])
@@ -109,12 +109,12 @@ def build_tree(parts: Sequence[str], start: int) -> Node:
 
 
 def construct_parse(parse: str) -> Node:
-    """construct_parse (lines 202-214): the root of a bracketed constituency parse."""
+    """construct_parse (≈ lines 202-214): the root of a bracketed constituency parse."""
     return build_tree(parse.replace("(", " ( ").replace(")", " ) ").split(), 0)
 
 
 def strip_parse(mention: Sequence[str]) -> str:
-    """strip_parse (lines 217-224): a mention's words, brackets and POS tags removed."""
+    """strip_parse (≈ lines 217-224): a mention's words, brackets and POS tags removed."""
     text = " ".join(mention).replace("(", " ").replace(")", " ")
     for tag in UPENN_TAGS:
         text = text.replace(tag, "")
@@ -122,7 +122,7 @@ def strip_parse(mention: Sequence[str]) -> str:
 
 
 def segment(parses: Sequence[str]) -> list[list[str]]:
-    """Segmenter.segment (quantity_segmenter.py 23-56): the quantity mentions of one side."""
+    """Segmenter.segment (quantity_segmenter.py ≈ lines 23-56): the quantity mentions of one side."""
     noun_phrases: list[Node] = []
     mentions: list[list[str]] = []
     for parse in parses:
