@@ -26,7 +26,8 @@ UPENN_TAGS = (
 
 @dataclass(eq=False)
 class Node:
-    """A parse node: a label (or a word at a leaf) and its children (utils_segmenter.py ≈ lines 5-43)."""
+    """A parse node: a label (or a word at a leaf) and its children (utils_segmenter.py
+    ≈ lines 5-43)."""
 
     value: str | None
     children: list[Node] = field(default_factory=list)
@@ -122,7 +123,8 @@ def strip_parse(mention: Sequence[str]) -> str:
 
 
 def segment(parses: Sequence[str]) -> list[list[str]]:
-    """Segmenter.segment (quantity_segmenter.py ≈ lines 23-56): the quantity mentions of one side."""
+    """Segmenter.segment (quantity_segmenter.py ≈ lines 23-56): the quantity mentions of one
+    side."""
     noun_phrases: list[Node] = []
     mentions: list[list[str]] = []
     for parse in parses:
