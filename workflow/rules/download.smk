@@ -29,8 +29,8 @@ rule fetch_source:
     params:
         arguments=fetch_command_arguments,
     shell:
-        "python -m reprobe fetch --source {wildcards.source} {params.arguments} "
-        "--output {output} 2> {log}"
+        "python -m reprobe fetch --source {wildcards.source:q} {params.arguments} "
+        "--output {output:q} 2> {log:q}"
 
 
 rule extract_source:
@@ -49,5 +49,5 @@ rule extract_source:
         mem_mb=1024,
         runtime=lambda wildcards: fetch_runtime_minutes(SOURCES[wildcards.source]),
     shell:
-        "python -m reprobe extract --source {wildcards.source} --archive {input} "
-        "--output {output} 2> {log}"
+        "python -m reprobe extract --source {wildcards.source:q} --archive {input:q} "
+        "--output {output:q} 2> {log:q}"

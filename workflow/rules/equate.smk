@@ -40,8 +40,8 @@ rule equate_awpnli:
         problems=EQ.input_param("arithmetic"),
         seed=config["seed"],
     shell:
-        "python -m reprobe equate awpnli --problems {params.problems} --output {output} "
-        "--seed {params.seed} {input.folds} 2> {log}"
+        "python -m reprobe equate awpnli --problems {params.problems} --output {output:q} "
+        "--seed {params.seed} {input.folds:q} 2> {log:q}"
 
 
 rule equate_stresstest:
@@ -62,8 +62,8 @@ rule equate_stresstest:
         seed=config["seed"],
         cap=EQ.stresstest_options(),
     shell:
-        "python -m reprobe equate stresstest --aqua {params.aqua} --output {output} "
-        "--seed {params.seed} {params.cap} 2> {log}"
+        "python -m reprobe equate stresstest --aqua {params.aqua} --output {output:q} "
+        "--seed {params.seed} {params.cap} 2> {log:q}"
 
 
 rule equate_newsnli_shard:
@@ -87,8 +87,8 @@ rule equate_newsnli_shard:
         shards=config["equate"]["newsnli"]["shards"],
     shell:
         "python -m reprobe equate newsnli-shard --stories {params.stories} "
-        "--shard {wildcards.shard} --shards {params.shards} --output {output.parquet} "
-        "2> {log}"
+        "--shard {wildcards.shard:q} --shards {params.shards} --output {output.parquet:q} "
+        "2> {log:q}"
 
 
 rule equate_newsnli:
@@ -108,8 +108,8 @@ rule equate_newsnli:
     params:
         stories=EQ.input_param("cnn_stories"),
     shell:
-        "python -m reprobe equate newsnli --stories {params.stories} --output {output} "
-        "{input.shards} 2> {log}"
+        "python -m reprobe equate newsnli --stories {params.stories} --output {output:q} "
+        "{input.shards:q} 2> {log:q}"
 
 
 rule equate_reddit_titles:
@@ -130,8 +130,8 @@ rule equate_reddit_titles:
         mem_mb=4096,
         runtime=240,
     shell:
-        "python -m reprobe equate reddit-titles --dump {input} --output {output.parquet} "
-        "2> {log}"
+        "python -m reprobe equate reddit-titles --dump {input:q} --output {output.parquet:q} "
+        "2> {log:q}"
 
 
 rule equate_redditnli:
@@ -152,7 +152,7 @@ rule equate_redditnli:
         days=config["equate"]["redditnli"]["days"],
     shell:
         "python -m reprobe equate redditnli --top {params.top} --days {params.days} "
-        "--output {output} {input} 2> {log}"
+        "--output {output:q} {input:q} 2> {log:q}"
 
 
 rule equate_label:
@@ -175,10 +175,10 @@ rule equate_label:
     params:
         released=EQ.released_file,
     shell:
-        "python -m reprobe equate label --test-set {wildcards.test_set} "
-        "--candidates {input.candidates} --released {params.released} "
-        "--output {output.pairs} --recovery {output.recovery} "
-        "2> {log}"
+        "python -m reprobe equate label --test-set {wildcards.test_set:q} "
+        "--candidates {input.candidates:q} --released {params.released} "
+        "--output {output.pairs:q} --recovery {output.recovery:q} "
+        "2> {log:q}"
 
 
 rule equate_compare:
@@ -200,8 +200,8 @@ rule equate_compare:
     params:
         released=EQ.released_file,
     shell:
-        "python -m reprobe equate recovery --test-set {wildcards.test_set} "
-        "--rebuilt {input.rebuilt} --released {params.released} --output {output} 2> {log}"
+        "python -m reprobe equate recovery --test-set {wildcards.test_set:q} "
+        "--rebuilt {input.rebuilt:q} --released {params.released} --output {output:q} 2> {log:q}"
 
 
 rule equate_perturb:
@@ -223,8 +223,8 @@ rule equate_perturb:
         seed=config["seed"],
     shell:
         "python -m reprobe equate perturb --newsnli {params.newsnli} "
-        "--unperturbed {output.unperturbed} --perturbed {output.perturbed} "
-        "--seed {params.seed} 2> {log}"
+        "--unperturbed {output.unperturbed:q} --perturbed {output.perturbed:q} "
+        "--seed {params.seed} 2> {log:q}"
 
 
 rule equate_train_hyp:
@@ -248,9 +248,9 @@ rule equate_train_hyp:
         lr=config["equate"]["hyp"]["lr"],
         word_ngrams=config["equate"]["hyp"]["word_ngrams"],
     shell:
-        "python -m reprobe equate train-hyp --train {params.train} --output {output} "
+        "python -m reprobe equate train-hyp --train {params.train} --output {output:q} "
         "--seed {params.seed} --epochs {params.epochs} --dim {params.dim} --lr {params.lr} "
-        "--word-ngrams {params.word_ngrams} 2> {log}"
+        "--word-ngrams {params.word_ngrams} 2> {log:q}"
 
 
 rule equate_tiny_model:
@@ -273,9 +273,9 @@ rule equate_tiny_model:
         seed=config["seed"],
         spec=EQ.tiny_spec,
     shell:
-        "python -m reprobe equate tiny-model --train {params.train} --output-dir {output} "
+        "python -m reprobe equate tiny-model --train {params.train} --output-dir {output:q} "
         "--seed {params.seed} --hidden {params.spec[hidden]} --layers {params.spec[layers]} "
-        "--steps {params.spec[steps]} --lr {params.spec[lr]} 2> {log}"
+        "--steps {params.spec[steps]} --lr {params.spec[lr]} 2> {log:q}"
 
 
 rule equate_checkpoint:
@@ -296,7 +296,7 @@ rule equate_checkpoint:
     params:
         files=EQ.checkpoint_arguments,
     shell:
-        "python -m reprobe equate checkpoint --output-dir {output} {params.files} 2> {log}"
+        "python -m reprobe equate checkpoint --output-dir {output:q} {params.files} 2> {log:q}"
 
 
 rule equate_score_shard:
@@ -318,9 +318,9 @@ rule equate_score_shard:
     params:
         arguments=EQ.score_arguments,
     shell:
-        "python -m reprobe equate score {params.arguments} --test-set {wildcards.test_set} "
-        "--variant {wildcards.variant} --threads {threads} --shard {wildcards.shard} "
-        "--shards {wildcards.shards} --predictions {output} 2> {log}"
+        "python -m reprobe equate score {params.arguments} --test-set {wildcards.test_set:q} "
+        "--variant {wildcards.variant:q} --threads {threads} --shard {wildcards.shard:q} "
+        "--shards {wildcards.shards:q} --predictions {output:q} 2> {log:q}"
 
 
 rule equate_score:
@@ -342,9 +342,9 @@ rule equate_score:
         arguments=EQ.score_arguments,
         gather=EQ.gather_options,
     shell:
-        "python -m reprobe equate score {params.arguments} --test-set {wildcards.test_set} "
-        "--variant {wildcards.variant} --threads {threads} --scores {output.scores} "
-        "--predictions {output.predictions} {params.gather} 2> {log}"
+        "python -m reprobe equate score {params.arguments} --test-set {wildcards.test_set:q} "
+        "--variant {wildcards.variant:q} --threads {threads} --scores {output.scores:q} "
+        "--predictions {output.predictions:q} {params.gather} 2> {log:q}"
 
 
 rule equate_table6:
@@ -392,8 +392,8 @@ rule equate_perturbation_table:
         mem_mb=1024,
         runtime=10,
     shell:
-        "python -m reprobe equate perturbation-table --reference {input.reference} "
-        "--csv {output.csv} --md {output.md} {input.scores} 2> {log}"
+        "python -m reprobe equate perturbation-table --reference {input.reference:q} "
+        "--csv {output.csv:q} --md {output.md:q} {input.scores:q} 2> {log:q}"
 
 
 rule equate_recovery_table:
@@ -413,8 +413,8 @@ rule equate_recovery_table:
         mem_mb=1024,
         runtime=10,
     shell:
-        "python -m reprobe equate recovery-table --csv {output.csv} --md {output.md} "
-        "{input} 2> {log}"
+        "python -m reprobe equate recovery-table --csv {output.csv:q} --md {output.md:q} "
+        "{input:q} 2> {log:q}"
 
 
 # One paper's tables: `snakemake --cores all equate`.

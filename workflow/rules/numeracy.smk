@@ -23,7 +23,7 @@ rule numeracy_count:
         mem_mb=1024,
         runtime=60,
     shell:
-        "python -m reprobe numeracy count --sentences {input} --output {output} 2> {log}"
+        "python -m reprobe numeracy count --sentences {input:q} --output {output:q} 2> {log:q}"
 
 
 rule numeracy_select:
@@ -48,9 +48,9 @@ rule numeracy_select:
         seed=config["seed"],
         options=NUM.select_options(),
     shell:
-        "python -m reprobe numeracy select --sentences {input.sentences} "
-        "--shard-index {params.index} --counts {input.counts} --seed {params.seed} "
-        "{params.options} --output-dir {params.folder} 2> {log}"
+        "python -m reprobe numeracy select --sentences {input.sentences:q} "
+        "--shard-index {params.index} --counts {input.counts:q} --seed {params.seed} "
+        "{params.options} --output-dir {params.folder} 2> {log:q}"
 
 
 rule numeracy_corpus:
@@ -75,8 +75,8 @@ rule numeracy_corpus:
     params:
         folders=[f"{NUM_DATA}/parts/{part}" for part in NUM.corpus_parts],
     shell:
-        "python -m reprobe numeracy corpus --num {output.num} --all {output.all} "
-        "--stats {output.stats} {params.folders} 2> {log}"
+        "python -m reprobe numeracy corpus --num {output.num:q} --all {output.all:q} "
+        "--stats {output.stats:q} {params.folders} 2> {log:q}"
 
 
 rule numeracy_train:
@@ -107,11 +107,11 @@ rule numeracy_train:
         learning_rate=NUMERACY["retrain"]["glove"]["learning_rate"],
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy train --family {params.family} --corpus {input} "
-        "--output {output} --dim {params.dim} --window {params.window} "
+        "python -m reprobe numeracy train --family {params.family} --corpus {input:q} "
+        "--output {output:q} --dim {params.dim} --window {params.window} "
         "--min-count {params.min_count} --epochs {params.epochs} --x-max {params.x_max} "
         "--alpha {params.alpha} --learning-rate {params.learning_rate} "
-        "--seed {params.seed} --threads {threads} 2> {log}"
+        "--seed {params.seed} --threads {threads} 2> {log:q}"
 
 
 rule numeracy_vectors:
@@ -132,7 +132,7 @@ rule numeracy_vectors:
         format=NUM.vectors_format,
     shell:
         "python -m reprobe numeracy vectors --input {params.file} --format {params.format} "
-        "--output {output.kv} 2> {log}"
+        "--output {output.kv:q} 2> {log:q}"
 
 
 rule numeracy_numerals:
@@ -151,8 +151,8 @@ rule numeracy_numerals:
     resources:
         **NUM.resources("numeracy_numerals"),
     shell:
-        "python -m reprobe numeracy numerals --vectors {input} --model {wildcards.model} "
-        "--output {output.numerals} --scores {output.scores} 2> {log}"
+        "python -m reprobe numeracy numerals --vectors {input:q} --model {wildcards.model:q} "
+        "--output {output.numerals:q} --scores {output.scores:q} 2> {log:q}"
 
 
 rule numeracy_shared_tests:
@@ -175,8 +175,8 @@ rule numeracy_shared_tests:
     params:
         rules=NUM.test_flags,
     shell:
-        "python -m reprobe numeracy tests --kind {wildcards.kind} --output-dir {output} "
-        "{params.rules} {input} 2> {log}"
+        "python -m reprobe numeracy tests --kind {wildcards.kind:q} --output-dir {output:q} "
+        "{params.rules} {input:q} 2> {log:q}"
 
 
 rule numeracy_model_tests:
@@ -195,8 +195,8 @@ rule numeracy_model_tests:
     params:
         rules=NUM.test_flags,
     shell:
-        "python -m reprobe numeracy tests --kind num --output-dir {output} {params.rules} "
-        "{input} 2> {log}"
+        "python -m reprobe numeracy tests --kind num --output-dir {output:q} {params.rules} "
+        "{input:q} 2> {log:q}"
 
 
 rule numeracy_probe:
@@ -219,9 +219,9 @@ rule numeracy_probe:
         role=NUM.role,
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy probe --vectors {input.vectors} --model {wildcards.model} "
-        "--role {params.role} --mag {input.mag} --num {input.num} --seed {params.seed} "
-        "--output {output} 2> {log}"
+        "python -m reprobe numeracy probe --vectors {input.vectors:q} --model {wildcards.model:q} "
+        "--role {params.role} --mag {input.mag:q} --num {input.num:q} --seed {params.seed} "
+        "--output {output:q} 2> {log:q}"
 
 
 rule numeracy_random:
@@ -247,9 +247,9 @@ rule numeracy_random:
         dim=NUM.random_dim,
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy random --model {params.name} --role {wildcards.role} "
-        "--mag {input.mag} {params.num} --dim {params.dim} --seed {params.seed} "
-        "--output {output} 2> {log}"
+        "python -m reprobe numeracy random --model {params.name} --role {wildcards.role:q} "
+        "--mag {input.mag:q} {params.num} --dim {params.dim} --seed {params.seed} "
+        "--output {output:q} 2> {log:q}"
 
 
 rule numeracy_knn:
@@ -275,10 +275,10 @@ rule numeracy_knn:
         test_size=NUMERACY["knn"]["test_size"],
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy knn --models {params.models} --vectors {input.vectors} "
-        "--numerals {input.numerals} --set-numerals {input.set_numerals} "
+        "python -m reprobe numeracy knn --models {params.models} --vectors {input.vectors:q} "
+        "--numerals {input.numerals:q} --set-numerals {input.set_numerals:q} "
         "--k {params.k} --target {params.target} "
-        "--test-size {params.test_size} --seed {params.seed} --output {output} 2> {log}"
+        "--test-size {params.test_size} --seed {params.seed} --output {output:q} 2> {log:q}"
 
 
 rule numeracy_pmi:
@@ -302,9 +302,9 @@ rule numeracy_pmi:
         top=NUMERACY["pmi"]["top"],
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy pmi --sentences {input} --sample {params.sample} "
+        "python -m reprobe numeracy pmi --sentences {input:q} --sample {params.sample} "
         "--lambdas {params.lambdas} --smoothing {params.smoothing} --top {params.top} "
-        "--seed {params.seed} --output {output} 2> {log}"
+        "--seed {params.seed} --output {output:q} 2> {log:q}"
 
 
 rule numeracy_table:
@@ -329,9 +329,9 @@ rule numeracy_table:
     params:
         rules=NUM.test_flags,
     shell:
-        "python -m reprobe numeracy table --table table{wildcards.n} "
-        "--reference {input.reference} --csv {output.csv} --md {output.md} "
-        "{params.rules} {input.scores} 2> {log}"
+        "python -m reprobe numeracy table --table table{wildcards.n:q} "
+        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} "
+        "{params.rules} {input.scores:q} 2> {log:q}"
 
 
 rule numeracy:

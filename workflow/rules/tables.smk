@@ -22,5 +22,5 @@ rule table_wikipedia_stats:
         mem_mb=512,
         runtime=10,
     shell:
-        "python -m reprobe table wikipedia-stats --stats {input} --csv {output.csv} "
-        "--md {output.md} 2> {log}"
+        "python -m reprobe table wikipedia-stats --stats {input:q} --csv {output.csv:q} "
+        "--md {output.md:q} 2> {log:q}"

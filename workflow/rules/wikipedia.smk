@@ -22,13 +22,15 @@ rule wikipedia_plan:
         mem_mb=2048,
         runtime=60,
     params:
-        index=lambda wildcards, input: f"--index {input.index}" if input.index else "",
+        index=lambda wildcards, input: (
+            f"--index {shlex.quote(str(input.index))}" if input.index else ""
+        ),
         shards=WIKI["shards"],
         block_pages=WIKI["block_pages"],
     shell:
-        "python -m reprobe wikipedia plan --dump {input.dump} {params.index} "
+        "python -m reprobe wikipedia plan --dump {input.dump:q} {params.index} "
         "--shards {params.shards} --block-pages {params.block_pages} "
-        "--output {output} 2> {log}"
+        "--output {output:q} 2> {log:q}"
 
 
 rule wikipedia_shard:
@@ -53,8 +55,8 @@ rule wikipedia_shard:
         shard=lambda wildcards: int(wildcards.shard),
         folder=lambda wildcards, output: Path(output.stats).parent,
     shell:
-        "python -m reprobe wikipedia shard --plan {input.plan} --dump {input.dump} "
-        "--shard {params.shard} --output-dir {params.folder} 2> {log}"
+        "python -m reprobe wikipedia shard --plan {input.plan:q} --dump {input.dump:q} "
+        "--shard {params.shard} --output-dir {params.folder:q} 2> {log:q}"
 
 
 rule wikipedia_gather:
@@ -82,7 +84,8 @@ rule wikipedia_gather:
         folders=[f"{WIKI_DIR}/shards/{shard}" for shard in WIKI_SHARDS],
         output_dir=lambda wildcards, output: Path(output.stats).parent,
     shell:
-        "python -m reprobe wikipedia gather --output-dir {params.output_dir} {params.folders} 2> {log}"
+        "python -m reprobe wikipedia gather --output-dir {params.output_dir:q} {params.folders:q} "
+        "2> {log:q}"
 
 
 rule wikipedia:
