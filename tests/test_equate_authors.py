@@ -12,7 +12,12 @@ from reprobe.equate.authors.equations import EquationSearch, apply, holds
 from reprobe.equate.authors.layout import released_row, sentence_fields
 from reprobe.equate.authors.numset import Numset, lt, py2_divide
 from reprobe.equate.authors.parser import extract_units, extract_value, get_numsets
-from reprobe.equate.authors.pruner import Lexicon, compatible_groups, similarity_class
+from reprobe.equate.authors.pruner import (
+    Lexicon,
+    compatible_groups,
+    similarity,
+    similarity_class,
+)
 from reprobe.equate.authors.reasoner import Reading, has_corenlp, label_pair, parse_pair
 from reprobe.equate.authors.trees import segment, strip_parse
 from reprobe.equate.qreas.wordnet import load_wordnet
@@ -54,8 +59,14 @@ def test_a_value_mismatch_is_a_contradiction_and_algorithm_1_leaves_it_neutral()
 
 
 def test_the_similarity_class_is_entailment_unless_no_field_agrees():
-    assert similarity_class([1.0, 0.0, 0.0]) == 0
-    assert similarity_class([0.0, 0.0, 1.0]) == 2
+    premise = Numset(value=[0, [1.0]], unit=["a"], entity=["b"], approximate=True,
+                     frequency="per day", change=[True, False], adjective=["big"],
+                     verb=["ran"], location="park")
+    other = Numset(value=[1, [2.0]], unit=["x"], entity=["y"], approximate=False,
+                   frequency="", change=[False, False], adjective=[], verb=[], location="")
+    assert similarity_class(similarity(premise, other, NO_WORDNET)) == 2
+    other.location = "park"  # one field of nine in common is enough
+    assert similarity_class(similarity(premise, other, NO_WORDNET)) == 0
 
 
 def test_units_are_the_governing_word_of_the_dependency_parse():
@@ -119,13 +130,17 @@ def test_a_quantity_without_a_unit_is_compatible_and_units_are_overwritten():
     assert premise[1].unit is hypothesis[0].unit
 
 
-def test_wordnet_hypernyms_make_units_compatible():
+def test_wordnet_hypernyms_and_jobs_make_units_compatible():
     wordnet = load_wordnet(SAMPLES / "wordnet")
-    lexicon = Lexicon(wordnet)
-    nouns = sorted(wordnet.all_lemma_names(pos="n"))
-    assert nouns, "the sample WordNet has nouns"
-    premise, hypothesis = [numset([0, [2.0]], [nouns[0]])], [numset([0, [2.0]], [nouns[0]])]
-    assert len(compatible_groups(premise, hypothesis, lexicon)) == 1
+    lexicon = Lexicon(wordnet, jobs=("soldier",))
+    apples, fruit = [numset([0, [2.0]], ["apples"])], [numset([0, [2.0]], ["fruit"])]
+    assert compatible_groups(apples, fruit, NO_WORDNET) == []     # no shared word
+    assert len(compatible_groups(apples, fruit, lexicon)) == 1   # apple's hypernym
+    assert apples[0].unit == ["fruit"]  # the premise takes the hypothesis's unit
+    soldiers, workers = [numset([0, [3.0]], ["soldier"])], [numset([0, [3.0]], ["worker"])]
+    assert len(compatible_groups(soldiers, workers, lexicon)) == 1
+    euros, days = [numset([0, [3.0]], ["euro"])], [numset([0, [3.0]], ["day"])]
+    assert compatible_groups(euros, days, lexicon) == []
 
 
 def test_python_2_arithmetic_and_comparisons():

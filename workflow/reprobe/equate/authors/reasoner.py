@@ -4,11 +4,13 @@ Follows `global_reasoner.py` (EntailmentReasoner: extract_parses ≈ lines 34-58
 ≈ 60-92, generate_equations ≈ 94-140, shallow_logical_reasoner ≈ 142-268, predict ≈ 270-318)
 and `utils_reasoner.py` (preprocess). Where it differs from the paper's Algorithm 1, on purpose:
 - a unit-compatible premise quantity with another value marks the hypothesis quantity
-  CONTRADICTION (lines ≈ 221-223, 237-239, 249-251); Algorithm 1 (lines 15-16) marks it false,
-  which ends as neutral. Any CONTRADICTION makes the pair a contradiction;
+  CONTRADICTION (lines ≈ 221-223, 237-239, 249-251); Algorithm 1 marks it false, which ends
+  as neutral (its lines 15-16: "if !ValueMatch(qp, qh) then L[qh] = false"). Any
+  CONTRADICTION makes the pair a contradiction;
 - the similarity class is entailment unless the two quantities agree on no field at all;
-- there is no early neutral exit (Algorithm 1 line 9): a pair with no quantity still goes on,
-  and is neutral because nothing is justified;
+- there is no early neutral exit (Algorithm 1 line 9: "if Jh = ∅ then return n"): a
+  hypothesis quantity without a compatible premise quantity is left unjustified, and the pair
+  is neutral unless another quantity is a CONTRADICTION;
 - an equation found for the k-th hypothesis quantity that has a value marks position k of
   the justification list, which is the k-th quantity only when every earlier one has a value.
 `Reading(contradiction_on_mismatch=False)` turns the first rule into Algorithm 1's, to count the
