@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from reprobe.cli import build_parser
-from reprobe.config import CHECKOUT, load_yaml
-from reprobe.report.targets import ReportTargets, named_sources, paper_of, tables_by_paper
+from reprobe.config import CHECKOUT, load_yaml, named_sources
+from reprobe.report.targets import ReportTargets, paper_of, tables_by_paper
 
 OUTPUTS = ["results/tables/corpus/wikipedia_stats.csv", "results/tables/corpus/wikipedia_stats.md",
            "results/tables/numeracy/table1.csv", "results/tables/numeracy/table1.csv",

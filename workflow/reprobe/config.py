@@ -6,6 +6,7 @@ import copy
 import functools
 import importlib.util
 import string
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,10 @@ def reference_errors(config: dict[str, Any]) -> list[str]:
             problems.append(f"wikipedia.{key}: no source named {name!r} under sources")
     for model, spec in (config.get("numeracy") or {}).get("off_the_shelf", {}).items():
         problems += _input_errors(f"numeracy.off_the_shelf.{model}", spec, sources)
+    for name, spec in sources.items():
+        listing = spec.get("sha1sums")
+        if listing is not None and (listing not in sources or sources[listing].get("months")):
+            problems.append(f"sources.{name}.sha1sums: no single source named {listing!r}")
     return (problems + equate_reference_errors(config) + numersense_reference_errors(config)
             + wikipse_reference_errors(config))
 
@@ -260,6 +265,19 @@ def expand_sources(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return expanded
 
 
+def named_sources(value: Any, names: Iterable[str]) -> list[str]:
+    """The source names a config value mentions anywhere inside it, in order."""
+    known = set(names)
+    if isinstance(value, str):
+        return [value] if value in known else []
+    items = value.values() if isinstance(value, Mapping) else (
+        value if isinstance(value, list) else [])
+    found: list[str] = []
+    for item in items:
+        found += [name for name in named_sources(item, known) if name not in found]
+    return found
+
+
 def source_filename(spec: dict[str, Any]) -> str:
     """The name a source's file is stored under in data/raw/<source>/."""
     if spec.get("filename"):
@@ -305,11 +323,20 @@ def fetch_runtime_minutes(spec: dict[str, Any], bytes_per_second: float = 5e6) -
     return max(30, int(2 * size / bytes_per_second / 60))
 
 
-def fetch_arguments(spec: dict[str, Any], download: dict[str, Any], source: str) -> list[str]:
+def checksum_list_file(spec: dict[str, Any], sources: dict[str, dict[str, Any]]) -> str | None:
+    """The fetched checksum list (`sha1sums:`) a source is checked against, if it names one."""
+    listing = spec.get("sha1sums")
+    return None if listing is None else raw_target_path(listing, sources[listing])
+
+
+def fetch_arguments(spec: dict[str, Any], download: dict[str, Any], source: str,
+                    checksum_list: str | None = None) -> list[str]:
     """The `reprobe fetch` arguments that materialise a source as configured."""
     if "url" in spec:
         args = ["--url", spec["url"], "--retries", download["retries"],
                 "--backoff", download["backoff"], "--timeout", download["timeout"]]
+        if checksum_list is not None:
+            args += ["--sha1-list", checksum_list]
     else:
         args = ["--path", local_source_path(spec, source)]
     for key in ("sha256", "size"):

@@ -1,4 +1,5 @@
 # Shared helpers: the package on the path, the expanded sources, path builders.
+import os
 import re
 import shlex
 from pathlib import Path
@@ -6,6 +7,7 @@ from pathlib import Path
 PACKAGE_ROOT = Path(workflow.basedir) / "workflow"
 
 from reprobe.config import (  # noqa: E402
+    checksum_list_file,
     expand_sources,
     fetch_arguments,
     fetch_runtime_minutes,
@@ -14,7 +16,30 @@ from reprobe.config import (  # noqa: E402
     source_filename,
 )
 
+from reprobe.errors import SourceError  # noqa: E402
+from reprobe.sources.mirror import missing_offline, offline_report  # noqa: E402
+from reprobe.sources.settings import (  # noqa: E402
+    MIRROR_VARIABLE,
+    OFFLINE_VARIABLE,
+    workflow_environment,
+)
+
 SOURCES = expand_sources(config)
+# The lock beside the config file given (else the embedded default's), the mirror and the
+# offline switch reach the fetch jobs through the environment (reprobe.sources.settings says why).
+CONFIGFILE = Path(
+    (
+        workflow.overwrite_configfiles
+        or [Path(workflow.basedir) / "config" / "config.yaml"]
+    )[-1]
+)
+os.environ.update(workflow_environment(config["download"], CONFIGFILE, os.environ))
+if os.environ[OFFLINE_VARIABLE] == "1":
+    # Offline: every missing file named at once, before any job runs (a dry run too).
+    MIRROR = Path(os.environ[MIRROR_VARIABLE]) if os.environ[MIRROR_VARIABLE] else None
+    MISSING = missing_offline(SOURCES, MIRROR, Path.cwd())
+    if MISSING:
+        raise SourceError(offline_report(MISSING, MIRROR))
 # Rules run `python -m reprobe` from this checkout, so a conda env needs only the dependencies.
 shell.prefix(
     f"set -euo pipefail; export PYTHONPATH={shlex.quote(str(PACKAGE_ROOT))}"
@@ -49,19 +74,24 @@ WIKIPSE_TABLES = []
 
 
 def fetch_input(wildcards):
-    """A local source's file, so that a changed sample triggers a refetch."""
+    """A local source's file, so that a changed sample triggers a refetch; a URL source's
+    checksum list (`sha1sums:`), fetched first."""
     spec = SOURCES[wildcards.source]
     if wildcards.filename != source_filename(spec):
         raise ValueError(
             f"source {wildcards.source} is stored as {source_filename(spec)}, "
             f"not {wildcards.filename}"
         )
-    return [str(local_source_path(spec, wildcards.source))] if "path" in spec else []
+    listing = checksum_list_file(spec, SOURCES)
+    if "path" in spec:
+        return [str(local_source_path(spec, wildcards.source))]
+    return [listing] if listing else []
 
 
 def fetch_command_arguments(wildcards):
     """The `reprobe fetch` arguments for a source, shell-quoted."""
+    spec = SOURCES[wildcards.source]
     arguments = fetch_arguments(
-        SOURCES[wildcards.source], config["download"], wildcards.source
+        spec, config["download"], wildcards.source, checksum_list_file(spec, SOURCES)
     )
     return " ".join(shlex.quote(argument) for argument in arguments)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from reprobe.errors import ConfigError
+from reprobe.sources.settings import LOCK_VARIABLE
 
 log = logging.getLogger("reprobe.report")
 
@@ -29,13 +31,16 @@ def cmd_page(args: argparse.Namespace) -> None:
     """Write a paper's page: its tables beside the paper's numbers, figures, cards, sources,
     config; and a JSON summary of what is within tolerance."""
     from reprobe.report.page import write_paper_page
-    from reprobe.report.provenance import find_cards
+    from reprobe.report.provenance import find_cards, with_lock
+    from reprobe.sources.lock import read_lock
 
     if args.tolerance < 0:
         raise ConfigError(f"--tolerance: {args.tolerance} is negative")
     summary = write_paper_page(
         Path(args.output), Path(args.summary), args.title, [Path(t) for t in args.tables],
-        find_cards(Path(args.cards_under)), json_object(args.sources_json, "--sources-json"),
+        find_cards(Path(args.cards_under)),
+        with_lock(json_object(args.sources_json, "--sources-json"),
+                  read_lock(Path(args.lock)) if args.lock else {}),
         json_object(args.config_json, "--config-json"), args.tolerance)
     counts = summary["counts"]
     log.info("%s: %d tables, %d of %d numbers within %s of the paper", args.output,
@@ -59,5 +64,8 @@ def register(commands: argparse._SubParsersAction,
     page.add_argument("--config-json", required=True, help="the config sections to show")
     page.add_argument("--sources-json", required=True,
                       help="the paper's sources: name -> spec with the fetched `file`")
+    page.add_argument("--lock", default=os.environ.get(LOCK_VARIABLE) or None,
+                      help=f"the sources lock, to show which sha256 it pins (default "
+                      f"${LOCK_VARIABLE}, as the workflow sets it)")
     page.add_argument("--output", required=True, help="the page (.html)")
     page.add_argument("--summary", required=True, help="the tally of each table (.json)")

@@ -1,7 +1,7 @@
 """Where a paper's numbers come from: its dataset cards, its sources and the config it ran with.
 
-Sources are shown as the config pins them (url or path, sha256, size): `reprobe fetch` refused
-any file whose checksum or size differed, so a fetched file is the pinned one. The page only
+Sources are shown as the config or its lock pins them (url or path, sha256, size): `reprobe fetch`
+refused any file whose checksum or size differed, so a fetched file is the pinned one. The page only
 says whether the file is on disk and how large, and never hashes it again (a dump is tens of GB).
 """
 
@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from reprobe.errors import InputFormatError
+from reprobe.sources.lock import pin_for
 
 
 def flatten(value: Any, prefix: str = "") -> list[tuple[str, str]]:
@@ -90,12 +91,28 @@ def on_disk_text(spec: Mapping[str, Any]) -> str:
     return byte_text(file.stat().st_size)
 
 
+def with_lock(sources: Mapping[str, Mapping[str, Any]],
+              lock: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The sources with each one's lock entry (`locked`), where the lock has one."""
+    return {name: {**spec, **({"locked": lock[name]} if name in lock else {})}
+            for name, spec in sources.items()}
+
+
+def pin_cell(name: str, spec: Mapping[str, Any]) -> str:
+    """A source's sha256 and where it came from: the config, the lock, or neither."""
+    lock = {name: spec["locked"]} if "locked" in spec else {}
+    pin = pin_for(dict(spec), name, lock)
+    if pin.sha256 is None:
+        return "not pinned" + ("" if "url" in spec else " (a local file)")
+    said = {"config": "from the config", "lock": "from the lock"}[pin.origin]
+    return f"<code>{html.escape(pin.sha256)}</code> <small>{said}</small>"
+
+
 def _sources_table(sources: Mapping[str, Mapping[str, Any]]) -> str:
     """One table of sources: name, description, origin, pinned size and sha256, on disk."""
     rows = []
     for name, spec in sources.items():
-        sha = spec.get("sha256")
-        sha_cell = f"<code>{html.escape(sha)}</code>" if sha else "not pinned"
+        sha_cell = pin_cell(name, spec)
         rows.append(
             f"<tr><td><code>{html.escape(name)}</code></td>"
             f"<td>{html.escape(str(spec.get('description', '')))}</td>"
@@ -108,7 +125,8 @@ def _sources_table(sources: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def sources_html(sources: Mapping[str, Mapping[str, Any]]) -> str:
-    """The sources the config sections name, then any source the config lists but none names."""
+    """The sources the config sections name, then any source the config lists but none names;
+    each sha256 says whether the config or the lock (the first fetch's measure) pins it."""
     if not sources:
         return "<p>This section of the config names no source.</p>"
     named = {name: spec for name, spec in sources.items() if spec.get("named", True)}

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from reprobe.config import expand_sources, source_filename, source_instances
+from reprobe.config import expand_sources, named_sources, source_filename, source_instances
 
 TABLES = "results/tables"
 PAGES = "results/report"
@@ -51,19 +51,6 @@ def tables_by_paper(outputs: Iterable[str]) -> dict[str, list[str]]:
         if paper is not None:
             papers.setdefault(paper, []).append(path)
     return papers
-
-
-def named_sources(value: Any, names: Iterable[str]) -> list[str]:
-    """The source names a config value mentions anywhere inside it, in order."""
-    known = set(names)
-    if isinstance(value, str):
-        return [value] if value in known else []
-    items = value.values() if isinstance(value, Mapping) else (
-        value if isinstance(value, list) else [])
-    found: list[str] = []
-    for item in items:
-        found += [name for name in named_sources(item, known) if name not in found]
-    return found
 
 
 class ReportTargets:

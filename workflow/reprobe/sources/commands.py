@@ -4,22 +4,34 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+from reprobe.sources.settings import LOCK_VARIABLE, MIRROR_VARIABLE, OFFLINE_VARIABLE
 
 log = logging.getLogger("reprobe.sources")
 
 
 def cmd_fetch(args: argparse.Namespace) -> None:
-    """Materialise one source: download a URL or link a local file, verifying its checksum."""
-    from reprobe.sources.fetch import copy_local, fetch_url
+    """Materialise one source: from the mirror or its URL (checked against config or lock, and
+    locked when new), or copy a local file, verifying its checksum."""
+    from reprobe.sources.fetch import copy_local
+    from reprobe.sources.materialise import materialise_url
+    from reprobe.sources.settings import FetchSettings, environment_flag
 
     output = Path(args.output)
     if args.url:
-        fetch_url(args.url, output, source=args.source, sha256=args.sha256, size=args.size,
-                  retries=args.retries, backoff=args.backoff, timeout=args.timeout,
-                  progress=not args.quiet)
+        settings = FetchSettings(
+            retries=args.retries, backoff=args.backoff, timeout=args.timeout,
+            lock=Path(args.lock) if args.lock else None,
+            mirror=Path(args.mirror) if args.mirror else None,
+            offline=args.offline or environment_flag(os.environ.get(OFFLINE_VARIABLE)),
+            progress=not args.quiet)
+        materialise_url(args.source, args.url, output, sha256=args.sha256, size=args.size,
+                        settings=settings,
+                        sha1_list=Path(args.sha1_list) if args.sha1_list else None)
     else:
         copy_local(Path(args.path), output, source=args.source, sha256=args.sha256,
                    size=args.size)
@@ -61,6 +73,13 @@ def register(commands: argparse._SubParsersAction,
     fetch.add_argument("--backoff", type=float, default=2.0, help="first retry delay, seconds")
     fetch.add_argument("--timeout", type=float, default=60.0, help="read timeout, seconds")
     fetch.add_argument("--quiet", action="store_true", help="no progress bar")
+    fetch.add_argument("--sha1-list", help="a checksum list (`<sha1>  <file>`) naming the file")
+    fetch.add_argument("--lock", default=os.environ.get(LOCK_VARIABLE) or None,
+                       help=f"the lock file (default ${LOCK_VARIABLE}; none: nothing locked)")
+    fetch.add_argument("--mirror", default=os.environ.get(MIRROR_VARIABLE) or None,
+                       help=f"a mirror folder looked in first (default ${MIRROR_VARIABLE})")
+    fetch.add_argument("--offline", action="store_true",
+                       help=f"never download (also ${OFFLINE_VARIABLE}=1)")
 
     extract = add("extract", cmd_extract, commands)
     extract.add_argument("--source", required=True, help="source name (for messages)")
@@ -69,3 +88,66 @@ def register(commands: argparse._SubParsersAction,
 
     config = add("config-check", cmd_config_check, commands)
     config.add_argument("configfile", help="a config YAML, e.g. config/paper.yaml")
+    _register_sources(commands, add)
+
+
+def cmd_sources_fetch(args: argparse.Namespace) -> None:
+    """Fill a mirror folder with every URL source of a config (or of --only sections), with
+    progress, resume and the lock; run it where there is internet, then point
+    `download.mirror` (or REPROBE_MIRROR) at the folder."""
+    from reprobe.sources.inventory import fill_mirror, load_config, lock_of
+
+    configfile = Path(args.configfile)
+    config = load_config(configfile)
+    files = fill_mirror(config, lock_of(config, configfile), Path(args.to), args.only,
+                        progress=not args.quiet)
+    print(f"{len(files)} sources in {args.to}", file=sys.stderr)
+
+
+def cmd_sources_lock(args: argparse.Namespace) -> None:
+    """Record in the config's lock the sha256 and size of every fetched URL source that the
+    config does not pin (data/raw/ under --directory)."""
+    from reprobe.sources.inventory import load_config, lock_fetched, lock_of
+
+    configfile = Path(args.configfile)
+    config = load_config(configfile)
+    lock = lock_of(config, configfile)
+    added = lock_fetched(config, lock, Path(args.directory))
+    print(f"{lock}: {len(added)} entries added" + (f" ({', '.join(added)})" if added else ""),
+          file=sys.stderr)
+
+
+def cmd_sources_verify(args: argparse.Namespace) -> None:
+    """Check every fetched file of a config against its config or lock checksum; exit 1 on a
+    mismatch (a file not fetched or not pinned is listed, not an error)."""
+    from reprobe.errors import SourceError
+    from reprobe.sources.inventory import load_config, lock_of, verify_fetched
+
+    configfile = Path(args.configfile)
+    config = load_config(configfile)
+    checks = verify_fetched(config, lock_of(config, configfile), Path(args.directory))
+    for check in checks:
+        print(f"{check.source}\t{check.origin}\t{check.verdict}\t{check.file}")
+    bad = [check.source for check in checks if check.verdict.startswith("MISMATCH")]
+    if bad:
+        raise SourceError(f"{len(bad)} fetched files differ from their pins: {', '.join(bad)}")
+
+
+def _register_sources(commands: argparse._SubParsersAction,
+                      add: Callable[..., argparse.ArgumentParser]) -> None:
+    """Add the `sources` group: fetch (fill a mirror), lock, verify."""
+    group = commands.add_parser("sources", help="a config's sources: mirror, lock, verify")
+    sub = group.add_subparsers(dest="sources_command", required=True, metavar="STEP")
+    fetch = add("fetch", cmd_sources_fetch, sub)
+    lock = add("lock", cmd_sources_lock, sub)
+    verify = add("verify", cmd_sources_verify, sub)
+    for parser in (fetch, lock, verify):
+        parser.add_argument("--configfile", required=True, help="e.g. config/paper.yaml")
+    fetch.add_argument("--to", required=True, help="the mirror folder to fill")
+    fetch.add_argument("--only", action="append", default=[], metavar="SECTION",
+                       help="only the sources this config section names (repeatable), e.g. "
+                       "equate, numersense, wikipedia")
+    fetch.add_argument("--quiet", action="store_true", help="no progress bars")
+    for parser in (lock, verify):
+        parser.add_argument("--directory", default=".",
+                            help="the workflow's working directory (holds data/raw/)")

@@ -10,6 +10,7 @@ import re
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -288,8 +289,13 @@ def fetch_url(
     chunk_size: int = 1 << 20,
     progress: bool = True,
     session: requests.Session | None = None,
+    check: Callable[[Path, str], None] | None = None,
 ) -> Path:
-    """Download url to dest, resuming dest.part and retrying transient failures, then verify."""
+    """Download url to dest, resuming dest.part and retrying transient failures, then verify.
+
+    `check(part, sha256)` runs on the finished download before it becomes dest (a checksum list,
+    the lock); a SourceError from it removes the download, so a wrong file never lands.
+    """
     dest = Path(dest)
     if _already_fetched(dest, source=source, sha256=sha256, size=size):
         log.info("%s: %s already present and verified", source, dest)
@@ -315,6 +321,12 @@ def fetch_url(
         if session is None:
             http.close()
     _verify_part(part, digest, source=source, url=url, sha256=sha256, size=size)
+    if check is not None:
+        try:
+            check(part, digest)
+        except SourceError as exc:
+            part.unlink(missing_ok=True)
+            raise SourceError(f"{exc}; removed the download {part}") from exc
     os.replace(part, dest)
     log.info("%s: fetched %s (%d bytes)", source, dest, dest.stat().st_size)
     return dest
