@@ -206,6 +206,10 @@ def test_url_sources_multistream_index_and_extraction_through_snakemake(tmp_path
     assert result.returncode == 0, result.stderr[-3000:]
     run = tmp_path / "run"
     assert (run / "data/raw/bundle/extracted/bundle/notes.txt").read_text() == "hello\n"
+    # The unpinned URL sources were locked beside the config at their first fetch.
+    locked = yaml.safe_load((tmp_path / "config.lock.yaml").read_text())["sources"]
+    assert locked["bundle"]["url"] == f"{base}/bundle.tar.gz"
+    assert len(locked["bundle"]["sha256"]) == 64 and "dump" not in locked
     assert "multistream" in (run / "data/processed/wikipedia/plan.json").read_text()
     table = pd.read_csv(run / "results/tables/corpus/wikipedia_stats.csv")
     stats = dict(zip(table["statistic"], table["value"], strict=True))

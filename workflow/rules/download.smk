@@ -18,8 +18,8 @@ rule fetch_source:
     wildcard_constraints:
         source="|".join(SOURCES) or "no-sources",
         filename=r"(?!extracted$)[^/]+",
-    # A dropped connection or a busy server: try again (the fetch itself resumes and backs off).
-    retries: 2
+    # No rule-level retry: `reprobe fetch` retries network errors itself (download.retries,
+    # resuming, with backoff), and a checksum mismatch is reported once, not fetched three times.
     conda:
         ENVS / "core.yaml"
     threads: 1
