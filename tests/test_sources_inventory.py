@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -69,6 +70,11 @@ def test_fill_mirror_checks_a_dump_against_its_list(tmp_path, config):
     files = fill_mirror(config, tmp_path / "c.lock.yaml", tmp_path / "mirror", [],
                         progress=False)
     assert tmp_path / "mirror/dump/dump.bz2" in files
+    # Local files join the mirror too, verified against their pins.
+    excerpt = tmp_path / "mirror/enwiki_excerpt" / Path(
+        config["sources"]["enwiki_excerpt"]["path"]).name
+    assert excerpt in files and excerpt.stat().st_size == config["sources"]["enwiki_excerpt"][
+        "size"]
     assert set(read_lock(tmp_path / "c.lock.yaml")) == {"one", "two", "sums", "dump"}
 
 

@@ -2,8 +2,11 @@
 # The default workflow through a real one-node SLURM (tests/cluster/slurm.sh), checked against
 # a local run of the same workflow:
 #   1. a local run (`snakemake all --cores N`), timed;
-#   2. the same run through profiles/slurm-ci, timed: results/tables/** must equal the local
-#      run's byte for byte, in at most REPROBE_CLUSTER_MAX_RATIO (2) × the local time;
+#   2. the same run through profiles/slurm-ci, timed, from a mirror with the network off: every
+#      source copied into a mirror (`reprobe sources fetch --to`), the config's sources turned
+#      into URLs nothing can reach, offline mode on, proxies pointing nowhere; results/tables/**
+#      must equal the local run's byte for byte, in at most REPROBE_CLUSTER_MAX_RATIO (2) × the
+#      local time, and the lock beside the mirrored config must hold every source;
 #   3. a bad input arrives (one FIGER line): the run must fail, naming the failed rule and
 #      showing its log with the file and line;
 #   4. the input fixed, a rerun: it must finish the rest without redoing finished jobs (every
@@ -40,11 +43,40 @@ python -m snakemake all --cores "$CORES" -s Snakefile -d "$WORK/local" \
 local_seconds=$(( $(date +%s) - started ))
 say "local run: ${local_seconds}s"
 
-# 2. The same run through SLURM, timed, compared with the local run.
+# 2. The same run through SLURM from a mirror, the network off, timed, compared with the local run.
+python -m reprobe sources fetch --configfile config/config.yaml --to "$WORK/mirror" --quiet \
+    || fail "filling the mirror"
+python - "$WORK/mirror" "$WORK/mirrored.yaml" <<'PYTHON'
+import sys, yaml
+sys.path.insert(0, "workflow")
+from reprobe.config import source_filename
+config = yaml.safe_load(open("config/config.yaml", encoding="utf-8"))
+for name, spec in config["sources"].items():
+    if "path" in spec:
+        # The same file name, at an address no machine can reach: only the mirror has it.
+        spec["url"] = f"https://mirror.invalid/{name}/{source_filename(spec)}"
+        del spec["path"]
+        spec.pop("package", None)
+config["download"] = {"mirror": sys.argv[1], "offline": True}
+yaml.safe_dump(config, open(sys.argv[2], "w", encoding="utf-8"), allow_unicode=True, sort_keys=False)
+PYTHON
+nowhere=http://127.0.0.1:9
 started=$(date +%s)
-python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
-    --configfile config/config.yaml >"$WORK/slurm.log" 2>&1 || { tail -80 "$WORK/slurm.log"; fail "cluster run"; }
+http_proxy=$nowhere https_proxy=$nowhere HTTP_PROXY=$nowhere HTTPS_PROXY=$nowhere no_proxy= NO_PROXY= \
+    python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \
+    --configfile "$WORK/mirrored.yaml" >"$WORK/slurm.log" 2>&1 || { tail -80 "$WORK/slurm.log"; fail "cluster run"; }
 slurm_seconds=$(( $(date +%s) - started ))
+python - "$WORK/mirrored.yaml" "$WORK/mirrored.lock.yaml" <<'PYTHON' || fail "the lock does not hold every source"
+import sys, yaml
+sys.path.insert(0, "workflow")
+from reprobe.config import expand_sources
+# Every source the config does not pin itself (gensim's files carry their sha256).
+expected = {name for name, spec in expand_sources(yaml.safe_load(open(sys.argv[1], encoding="utf-8"))).items()
+            if not spec.get("sha256")}
+locked = set(yaml.safe_load(open(sys.argv[2], encoding="utf-8"))["sources"])
+sys.exit(f"not locked: {sorted(expected - locked)}" if expected - locked else 0)
+PYTHON
+say "the SLURM run took every source from the mirror, offline, and locked all $(grep -c '^  [a-z0-9_]*:$' "$WORK/mirrored.lock.yaml")"
 diff -r "$WORK/local/results/tables" "$WORK/slurm/results/tables" >"$WORK/diff.txt" \
     || { head -40 "$WORK/diff.txt"; fail "results/tables differ between the local and the cluster run"; }
 ratio=$(python -c "print(round($slurm_seconds / $local_seconds, 2))")
@@ -56,10 +88,11 @@ broken="$WORK/inputs/figer_test.txt"
 good="$REPO/data/samples/wikipse/figer/test.txt"
 { cat "$good"; printf '7\t9\ttoo short\t/person\tHEAD_x\n'; } >"$broken"
 bad_line=$(wc -l <"$broken")
-python - "$broken" "$WORK/config.yaml" <<'PYTHON'
+python - "$broken" "$WORK/config.yaml" "$WORK/mirrored.yaml" <<'PYTHON'
 import sys, yaml
-config = yaml.safe_load(open("config/config.yaml", encoding="utf-8"))
-config["sources"]["wikipse_figer_test_sample"]["path"] = sys.argv[1]
+config = yaml.safe_load(open(sys.argv[3], encoding="utf-8"))
+# The bad file arrives as a local file (a mirror file differing from the lock would be refused).
+config["sources"]["wikipse_figer_test_sample"] = {"path": sys.argv[1]}
 yaml.safe_dump(config, open(sys.argv[2], "w", encoding="utf-8"), allow_unicode=True, sort_keys=False)
 PYTHON
 if python -m snakemake all --profile profiles/slurm-ci -s Snakefile -d "$WORK/slurm" \

@@ -92,9 +92,9 @@ def register(commands: argparse._SubParsersAction,
 
 
 def cmd_sources_fetch(args: argparse.Namespace) -> None:
-    """Fill a mirror folder with every URL source of a config (or of --only sections), with
-    progress, resume and the lock; run it where there is internet, then point
-    `download.mirror` (or REPROBE_MIRROR) at the folder."""
+    """Fill a mirror folder with every source of a config (or of --only sections): URLs with
+    progress, resume and the lock, local files copied; run it where there is internet, then
+    point `download.mirror` (or REPROBE_MIRROR) at the folder."""
     from reprobe.sources.inventory import fill_mirror, load_config, lock_of
 
     configfile = Path(args.configfile)

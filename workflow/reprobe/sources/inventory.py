@@ -13,11 +13,13 @@ from reprobe.config import (
     expand_sources,
     fill_defaults,
     load_yaml,
+    local_source_path,
     named_sources,
     source_filename,
     source_instances,
 )
 from reprobe.errors import ConfigError, SourceError
+from reprobe.sources.fetch import copy_local
 from reprobe.sources.lock import lock_path_for, lockable, pin_for, read_lock, record
 from reprobe.sources.materialise import file_digests, materialise_url
 from reprobe.sources.settings import FetchSettings
@@ -65,7 +67,8 @@ def selected_sources(config: dict[str, Any], sections: Iterable[str]) -> dict[st
 
 def fill_mirror(config: dict[str, Any], lock: Path, to: Path, sections: Iterable[str],
                 progress: bool = True) -> list[Path]:
-    """Download every URL source of the selected sections into `to/<source>/<file>`."""
+    """Bring every source of the selected sections into `to/<source>/<file>`: URL sources
+    downloaded (resumed, locked), local ones copied (verified)."""
     download = config["download"]
     settings = FetchSettings(retries=download["retries"], backoff=download["backoff"],
                              timeout=download["timeout"], lock=lock, mirror=None,
@@ -78,6 +81,10 @@ def fill_mirror(config: dict[str, Any], lock: Path, to: Path, sections: Iterable
     fetched = []
     for name, spec in {**listings, **selected}.items():
         if "url" not in spec:
+            # A local file joins the mirror too: a config can move to a machine without it.
+            fetched.append(copy_local(local_source_path(spec, name),
+                                      to / name / source_filename(spec), source=name,
+                                      sha256=spec.get("sha256"), size=spec.get("size")))
             continue
         listing = spec.get("sha1sums")
         fetched.append(materialise_url(
