@@ -28,8 +28,13 @@ fill_defaults(config)
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/download.smk"
-include: "workflow/rules/wikipedia.smk"
-include: "workflow/rules/tables.smk"
+
+
+# The Wikipedia corpus, when the config names a dump (the released-data tier names none).
+if "wikipedia" in config:
+
+    include: "workflow/rules/wikipedia.smk"
+    include: "workflow/rules/tables.smk"
 
 
 # A paper's stage is part of the run when the config has its section.

@@ -18,6 +18,7 @@ from reprobe.equate.targets import (
     option_flag,
     qreas_arguments,
     slug,
+    stage_tables,
     table_rows,
 )
 from reprobe.errors import ConfigError
@@ -83,15 +84,34 @@ def test_table_rows_in_table_order_with_their_kinds() -> None:
         table_rows({"a b": {}, "a-b": {}})
 
 
+RAW = dict.fromkeys(["arithmetic", "aqua", "cnn_stories", "reddit", "nli_train"], {})
+
+
 def test_evaluation_sets_follow_the_released_files() -> None:
     everything = evaluation_sets(dict.fromkeys(
-        ["rte_quant", "newsnli", "redditnli", "stresstest", "awpnli"], {}))
+        ["rte_quant", "newsnli", "redditnli", "stresstest", "awpnli"], {}), RAW)
     assert everything["released"] == ["rte_quant", "newsnli", "redditnli", "stresstest", "awpnli"]
     assert everything["rebuilt"] == ["newsnli", "redditnli", "stresstest", "awpnli"]
     assert everything["perturbation"] == ["unperturbed", "perturbed"]
     # Without released files: only the synthetic sets can be scored, and no §5.1 study.
-    assert evaluation_sets({}) == {"released": [], "rebuilt": ["stresstest", "awpnli"],
-                                   "perturbation": []}
+    assert evaluation_sets({}, RAW) == {"released": [], "rebuilt": ["stresstest", "awpnli"],
+                                        "perturbation": []}
+
+
+def test_a_set_whose_raw_input_is_left_out_is_not_rebuilt() -> None:
+    released = dict.fromkeys(["rte_quant", "newsnli", "redditnli"], {})
+    sets = evaluation_sets(released, {"aqua": {}, "reddit": ["x"]})
+    assert sets["rebuilt"] == ["redditnli", "stresstest"]
+    # The released-data tier: no raw input at all, the released sets only.
+    tier = evaluation_sets(released, {})
+    assert tier["rebuilt"] == [] and tier["released"] == ["rte_quant", "newsnli", "redditnli"]
+    assert stage_tables(["conll"], tier, []) == [
+        "results/tables/equate/table6_released_conll.csv",
+        "results/tables/equate/perturbation.csv"]
+
+
+def test_no_nli_training_set_no_hyp_row() -> None:
+    assert "HYP" not in table_rows({}, hyp=False) and "HYP" in table_rows({})
 
 
 def test_qreas_variants_are_rows_after_the_algorithm_1_one():
@@ -209,8 +229,8 @@ def test_perturbation_study_without_maj_and_only_with_released_newsnli() -> None
     assert "results/tables/equate/perturbation.csv" in eq.tables
     none = targets(released={})
     assert none.perturbation_source() == []
-    assert none.tables == [f"results/tables/equate/table6_{variant}_{version}.csv"
-                           for variant in ("released", "rebuilt")
+    # No released file: no released Table 6 (it would have no set).
+    assert none.tables == [f"results/tables/equate/table6_rebuilt_{version}.csv"
                            for version in ("conll", "arxiv")]
 
 

@@ -64,8 +64,11 @@ def test_table_rows_list_models_then_fine_tuned_rows_by_slug() -> None:
 
 
 def test_evaluation_sets_are_rebuilt_always_and_released_as_configured() -> None:
-    assert evaluation_sets({}) == {"rebuilt": ["core", "all"], "released": []}
-    assert evaluation_sets({"validation": {}, "core": {}}) == {
+    raw = {"omcs": {}, "conceptnet": {}}
+    assert evaluation_sets({}, raw) == {"rebuilt": ["core", "all"], "released": []}
+    # Without the raw inputs (the released-data tier): the released sets only.
+    assert evaluation_sets({"core": {}}, {}) == {"rebuilt": [], "released": ["core"]}
+    assert evaluation_sets({"validation": {}, "core": {}}, raw) == {
         "rebuilt": ["core", "all"], "released": ["core", "validation"]}
 
 
@@ -229,3 +232,21 @@ def test_resources_follow_the_largest_model() -> None:
     large = NumerSenseTargets(config(models={"RoBERTa-Large": {"hub": "roberta-large"}}),
                               raw_target)
     assert large.resources("numersense_finetune")["mem_mb"](None, 1) >= 16000
+
+
+def test_released_only_scores_the_authors_predictions() -> None:
+    tier = NumerSenseTargets(config(
+        inputs={}, models={}, released={"core": {"source": "core"}},
+        gold={"core": {"source": "gold"}},
+        released_predictions={"GPT-2": {"core": {"source": "pred"}}}), raw_target)
+    assert tier.tables == [f"{TABLES}/table2_conventions.csv", f"{TABLES}/table2_released.csv"]
+    assert tier.input_file("omcs").target == "not-configured/numersense.inputs.omcs"
+    with pytest.raises(ConfigError, match=r"numersense\.models\.t\.tiny: .* leaves out"):
+        NumerSenseTargets(config(inputs={}, models={"t": {"tiny": {"kind": "bert"}}}),
+                          raw_target)
+
+
+def test_a_released_test_set_without_labels_or_builder_is_an_error() -> None:
+    with pytest.raises(ConfigError, match=r"numersense\.released\.all: scoring it needs"):
+        NumerSenseTargets(config(inputs={}, models={}, released={"all": {"source": "a"}}),
+                          raw_target)

@@ -317,3 +317,21 @@ def test_resources_scale_with_shards_and_dimensions() -> None:
         "wikipse_embed")["mem_mb"](None, 1)
     assert small.resources("wikipse_mc")["mem_mb"](None, 2) == 2 * small.resources(
         "wikipse_mc")["mem_mb"](None, 1)
+
+
+def test_without_typing_the_released_files_get_the_baselines_only() -> None:
+    section = config()
+    del section["wikipse"]["typing"], section["wikipse"]["fold"]
+    section["wikipse"]["released"]["test"] = {"source": "test"}
+    targets = WikiPseTargets(section, raw_target, [])
+    assert targets.variants == ["released"] and targets.embeddings == []
+    assert targets.tables == ["results/tables/wikipse/stats_released.csv",
+                              "results/tables/wikipse/table2_released.csv",
+                              "results/tables/wikipse/table4_released.csv"]
+    assert targets.probed_in("released") == [] and targets.typing_inputs() == {}
+    assert targets.released_stats_arguments().startswith("--train data/raw/train/train.txt")
+
+
+def test_a_rebuild_without_the_wikipedia_corpus_is_an_error() -> None:
+    with pytest.raises(ConfigError, match=r"wikipse\.typing: the rebuild reads the Wikipedia"):
+        WikiPseTargets(config(), raw_target, [])

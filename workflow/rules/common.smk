@@ -66,6 +66,15 @@ def raw_target(name):
 
 
 ALL_SOURCES = [raw_target(name) for name in SOURCES]
+# The Wikipedia corpus (wikipedia.smk): absent from a config that reads no dump (the released-
+# data tier), and then no stage may ask for it (reprobe.config checks).
+WIKI_DIR = "data/processed/wikipedia"
+WIKI_SHARDS = (
+    [f"{k:04d}" for k in range(config["wikipedia"]["shards"])]
+    if "wikipedia" in config
+    else []
+)
+TABLES = []
 # Tables of the paper stages; a stage's rules file sets its list when the config enables it.
 NUMERACY_TABLES = []
 EQUATE_TABLES = []

@@ -1,5 +1,5 @@
 # Tables: views of computed statistics and scores, one target per table.
-TABLES = [
+TABLES += [
     "results/tables/corpus/wikipedia_stats.csv",
     "results/tables/corpus/wikipedia_stats.md",
 ]

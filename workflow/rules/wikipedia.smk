@@ -2,8 +2,6 @@
 from reprobe.resources import wikipedia_resources
 
 WIKI = config["wikipedia"]
-WIKI_DIR = "data/processed/wikipedia"
-WIKI_SHARDS = [f"{k:04d}" for k in range(WIKI["shards"])]
 SHARD_TABLES = ["pages.parquet", "sentences.parquet", "links.parquet", "stats.json"]
 
 

@@ -313,6 +313,31 @@ rule wikipse_probe:
         "--predictions {output.predictions:q} 2> {log:q}"
 
 
+rule wikipse_released_stats:
+    input:
+        splits=WP.released_stats_inputs(),
+        reference=REFERENCE / "wikipse/stats.csv",
+    output:
+        csv=f"{WP_TABLES}/stats_released.csv",
+        md=f"{WP_TABLES}/stats_released.md",
+    log:
+        "logs/wikipse_released_stats.log",
+    # A table from two small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    params:
+        splits=WP.released_stats_arguments(),
+        ambiguity=WP.ambiguity_argument(),
+    shell:
+        "python -m reprobe wikipse released-stats {params.splits} {params.ambiguity} "
+        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} 2> {log:q}"
+
+
 rule wikipse_baselines:
     input:
         WP.split_inputs,

@@ -21,6 +21,10 @@ SETS = ("rte_quant", "newsnli", "redditnli", "stresstest", "awpnli")
 CANDIDATE_SETS = ("newsnli", "redditnli")
 # Labelled by construction: rebuilt whether or not a released file is configured.
 SYNTHETIC_SETS = ("stresstest", "awpnli")
+# The raw input each rebuilt set is built from: a set whose input the config leaves out is not
+# rebuilt (the released-data tier leaves them all out), and HYP needs `nli_train`.
+SET_INPUTS = {"rte_quant": None, "newsnli": "cnn_stories", "redditnli": "reddit",
+              "stresstest": "aqua", "awpnli": "arithmetic"}
 PERTURBATION_SETS = ("unperturbed", "perturbed")
 # The row set beside the paper's Q-REAS cell (a released-code row, `equate.qreas.released_code`)
 # and the reimplementation of the paper's Algorithm 1, whose variants (`equate.qreas.variants`)
@@ -56,10 +60,13 @@ def slug(name: str) -> str:
 
 
 def table_rows(neural: Mapping[str, Any], qreas_variants: Mapping[str, Any] | None = None,
-               released_code: Mapping[str, Any] | None = None) -> dict[str, tuple[str, str]]:
-    """Table 6 rows as file-name slug -> (row name, predictor kind), in table order: the
-    released-code Q-REAS rows, Q-REAS (Algorithm 1), then each configured variant of it."""
-    rows = [("MAJ", "majority"), ("HYP", "hyp"), *((name, "neural") for name in neural),
+               released_code: Mapping[str, Any] | None = None,
+               hyp: bool = True) -> dict[str, tuple[str, str]]:
+    """Table 6 rows as file-name slug -> (row name, predictor kind), in table order: MAJ, HYP
+    (where an NLI training set is configured), the neural rows, the released-code Q-REAS rows,
+    Q-REAS (Algorithm 1), then each configured variant of it."""
+    rows = [("MAJ", "majority"), *([("HYP", "hyp")] if hyp else []),
+            *((name, "neural") for name in neural),
             *((name, "qreas_authors") for name in released_code or {}),
             (ALGORITHM1, "qreas"), *((name, "qreas") for name in qreas_variants or {})]
     slugs = [slug(name) for name, _ in rows]
@@ -96,22 +103,32 @@ def score_shard_files(root: str, variant: str, test_set: str, model: str,
     return [f"{root}/shards/{variant}/{test_set}/{model}/{k}of{n}.jsonl" for k in range(n)]
 
 
-def labelled_candidate_sets(released: Mapping[str, Any]) -> list[str]:
-    """Candidate sets a released file can label."""
-    return [name for name in CANDIDATE_SETS if name in released]
+def rebuildable(inputs: Mapping[str, Any]) -> list[str]:
+    """The sets whose raw input the config names (`SET_INPUTS`), in table order."""
+    return [name for name in SETS if SET_INPUTS[name] is not None and SET_INPUTS[name] in inputs]
 
 
-def compared_synthetic_sets(released: Mapping[str, Any]) -> list[str]:
-    """Synthetic sets with a released file to compare the rebuilt one with."""
-    return [name for name in SYNTHETIC_SETS if name in released]
+def labelled_candidate_sets(released: Mapping[str, Any],
+                            inputs: Mapping[str, Any]) -> list[str]:
+    """Candidate sets built here that a released file can label."""
+    return [name for name in CANDIDATE_SETS if name in released and name in rebuildable(inputs)]
 
 
-def evaluation_sets(released: Mapping[str, Any]) -> dict[str, list[str]]:
+def compared_synthetic_sets(released: Mapping[str, Any],
+                            inputs: Mapping[str, Any]) -> list[str]:
+    """Synthetic sets built here with a released file to compare the rebuilt one with."""
+    return [name for name in SYNTHETIC_SETS if name in released and name in rebuildable(inputs)]
+
+
+def evaluation_sets(released: Mapping[str, Any],
+                    inputs: Mapping[str, Any]) -> dict[str, list[str]]:
     """Per variant, the sets every row is scored on: the released files configured; the sets
-    built here (candidates only when labelled); §5.1's sets when released NewsNLI is there."""
+    built here (candidates only when labelled; none whose raw input is left out); §5.1's sets
+    when released NewsNLI is there."""
     return {
         "released": [name for name in SETS if name in released],
-        "rebuilt": [*labelled_candidate_sets(released), *SYNTHETIC_SETS],
+        "rebuilt": [*labelled_candidate_sets(released, inputs),
+                    *(name for name in SYNTHETIC_SETS if name in rebuildable(inputs))],
         "perturbation": list(PERTURBATION_SETS) if "newsnli" in released else [],
     }
 
@@ -136,7 +153,7 @@ def stage_tables(versions: list[str], sets: Mapping[str, list[str]], recovered: 
     """The stage's tables: Table 6 per variant and published version; §5.1's table when its
     sets exist; the recovery table when some set is compared with a released one."""
     return [*(f"{TABLES}/table6_{variant}_{version}.csv"
-              for variant in VARIANTS for version in versions),
+              for variant in VARIANTS if sets[variant] for version in versions),
             *([f"{TABLES}/perturbation.csv"] if sets["perturbation"] else []),
             *([f"{TABLES}/recovery.csv"] if recovered else [])]
 
@@ -176,16 +193,19 @@ class EquateTargets:
         self.inputs: Mapping[str, Any] = equate["inputs"]
         self.released: Mapping[str, Any] = equate["released"]
         self.raw_target, self.raw_file = raw_target, raw_file
-        self.labelled = labelled_candidate_sets(self.released)
-        self.compared = compared_synthetic_sets(self.released)
-        self.sets = evaluation_sets(self.released)
+        self.labelled = labelled_candidate_sets(self.released, self.inputs)
+        self.compared = compared_synthetic_sets(self.released, self.inputs)
+        self.sets = evaluation_sets(self.released, self.inputs)
         # Table 6 rows: file-name slug -> (row name, predictor kind).
         self.rows = table_rows(equate["neural"], equate["qreas"]["variants"],
-                               equate["qreas"]["released_code"])
+                               equate["qreas"]["released_code"], hyp="nli_train" in self.inputs)
         self.perturbation_rows = perturbation_rows(self.rows)
         self.tiny = rows_with(equate["neural"], "tiny")
+        if self.tiny and "nli_train" not in self.inputs:
+            raise ConfigError("equate.neural: a tiny row is trained on equate.inputs.nli_train, "
+                              "which the config leaves out")
         self.fetched = rows_with(equate["neural"], "files")
-        self.reddit_dumps = [instance for name in self.inputs["reddit"]
+        self.reddit_dumps = [instance for name in self.inputs.get("reddit", [])
                              for instance in source_instances(config, name)]
         self.news_shards = [f"{DATA}/shards/newsnli/{shard}.parquet"
                             for shard in range(equate["newsnli"]["shards"])]
@@ -204,13 +224,17 @@ class EquateTargets:
         return Read(target, inside(target, spec.get("member")))
 
     def input_target(self, key: str) -> str:
-        """What Snakemake tracks for `equate.inputs.<key>`."""
+        """What Snakemake tracks for `equate.inputs.<key>`; where the config leaves the input
+        out, a path naming the key (no target asks for what is built from it, and if one did,
+        Snakemake's missing-input message would name the key)."""
+        if key not in self.inputs:
+            return f"not-configured/equate.inputs.{key}"
         return self.source(self.inputs[key]).target
 
     def input_param(self, key: str) -> Callable[[Any, Any], str]:
         """A params function: the file or folder `equate.inputs.<key>` names, in the rule's
         first input."""
-        return member_param(self.inputs[key])
+        return member_param(self.inputs.get(key, {}))
 
     def fold_targets(self) -> list[str]:
         """AwpNLI's fold files (none: every problem)."""

@@ -50,6 +50,15 @@ def check_models(numersense: Mapping[str, Any]) -> None:
                               "(the paper fine-tunes masked LMs only)")
         if row in models:
             raise ConfigError(f"numersense.finetune.rows.{row}: also a numersense.models row")
+    inputs = numersense.get("inputs", {})
+    for name, spec in models.items():
+        if "tiny" in spec and not {"omcs", "generics"} <= set(inputs):
+            raise ConfigError(f"numersense.models.{name}.tiny: a tiny model is trained on "
+                              "numersense.inputs.omcs and .generics, which the config leaves out")
+    if finetune.get("rows") and finetune.get("train_set", "rebuilt") == "rebuilt" and (
+            "generics" not in inputs):
+        raise ConfigError("numersense.finetune.rows: the rebuilt fine-tuning set is built from "
+                          "numersense.inputs.generics, which the config leaves out")
     needed = TRAIN_SETS.get(finetune.get("train_set", "rebuilt"))
     if needed and needed not in numersense.get("released", {}):
         raise ConfigError(f"numersense.finetune.train_set: {finetune['train_set']} needs "
@@ -72,10 +81,24 @@ def table_rows(numersense: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     return rows
 
 
-def evaluation_sets(released: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Per variant, the sets every row is scored on: rebuilt core and all always; the released
-    sets configured (core and all on the probes whose label the builder re-creates)."""
-    return {"rebuilt": list(TEST_SETS),
+# The raw inputs the rebuilt probes need (core from OMCS, all adds ConceptNet's adversarial
+# probes); the overlap with the released files also needs the rebuilt fine-tuning set (GenericsKB).
+REBUILD_INPUTS = ("omcs", "conceptnet")
+OVERLAP_INPUTS = ("omcs", "conceptnet", "generics")
+
+
+def rebuilds(inputs: Mapping[str, Any], needed: tuple[str, ...] = REBUILD_INPUTS) -> bool:
+    """Whether the config names every raw input of a rebuilt product (the released-data tier
+    names none: it scores the released files only)."""
+    return all(name in inputs for name in needed)
+
+
+def evaluation_sets(released: Mapping[str, Any],
+                    inputs: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Per variant, the sets every row is scored on: rebuilt core and all where the raw inputs
+    are configured; the released sets configured (core and all on the probes whose label the
+    builder re-creates, or on `numersense.gold`)."""
+    return {"rebuilt": list(TEST_SETS) if rebuilds(inputs) else [],
             "released": [name for name in RELEASED_SETS if name in released]}
 
 
@@ -105,7 +128,14 @@ class NumerSenseTargets(ProbeTargets):
         self.rows = table_rows(numersense)
         self.probe_rows = probe_rows(numersense)
         self.gold: Mapping[str, Any] = numersense["gold"]
-        self.sets = evaluation_sets(self.released)
+        self.inputs: Mapping[str, Any] = numersense["inputs"]
+        self.sets = evaluation_sets(self.released, self.inputs)
+        for name in TEST_SETS:
+            # Without gold labels a released test set is scored on the builder's labels.
+            if name in self.released and name not in self.gold and not self.sets["rebuilt"]:
+                raise ConfigError(f"numersense.released.{name}: scoring it needs "
+                                  f"numersense.gold.{name} or the builder's inputs "
+                                  "(numersense.inputs.omcs, .conceptnet) to label it")
         self.predictions = numersense["released_predictions"]
         self.tiny = [slug(n) for n, spec in numersense["models"].items() if "tiny" in spec]
         self.finetuned = {slug(row): slug(base)
@@ -124,12 +154,16 @@ class NumerSenseTargets(ProbeTargets):
 
     def _tables(self) -> list[str]:
         """Every table and figure of the stage."""
-        tables = [f"{TABLES}/filters.csv", f"{TABLES}/table2_rebuilt.csv",
-                  f"{TABLES}/table2_conventions.csv", f"{TABLES}/figure3.csv",
-                  f"{TABLES}/figure3.png"]
+        rebuilt = bool(self.sets["rebuilt"])
+        tables = [f"{TABLES}/filters.csv", f"{TABLES}/table2_rebuilt.csv"] if rebuilt else []
+        if self.all_scores():
+            tables.append(f"{TABLES}/table2_conventions.csv")
+        if rebuilt:
+            tables += [f"{TABLES}/figure3.csv", f"{TABLES}/figure3.png"]
         if self.sets["released"] or self.predictions:
             tables.append(f"{TABLES}/table2_released.csv")
-        if any(name in self.released for name in RELEASED_FILES):
+        if rebuilds(self.inputs, OVERLAP_INPUTS) and any(
+                name in self.released for name in RELEASED_FILES):
             tables.append(f"{TABLES}/overlap.csv")
         if self.template_rows:
             tables.append(f"{TABLES}/table3.csv")
@@ -143,13 +177,17 @@ class NumerSenseTargets(ProbeTargets):
         return Read(target, inside(target, spec.get("member")))
 
     def input_file(self, key: str) -> Read:
-        """`numersense.inputs.<key>`."""
+        """`numersense.inputs.<key>`; where the config leaves it out, a path naming the key (no
+        target asks for what is built from it; if one did, Snakemake's message names it)."""
+        if key not in self.inputs:
+            missing = f"not-configured/numersense.inputs.{key}"
+            return Read(missing, missing)
         return self.source(self.ns["inputs"][key])
 
     def input_param(self, key: str) -> Callable[[Any, Any], str]:
         """A params function: the file `numersense.inputs.<key>` names, taken from the rule's
         input of that name (the member inside it when extracted), as Snakemake's lint asks."""
-        member = self.ns["inputs"][key].get("member")
+        member = self.inputs.get(key, {}).get("member")
 
         def param(wildcards: Any, input: Any) -> str:
             """The input file the command reads."""

@@ -116,6 +116,16 @@ def cmd_probe(args: argparse.Namespace) -> None:
         np.savez_compressed(handle, **saved)
 
 
+def cmd_released_stats(args: argparse.Namespace) -> None:
+    """§3's split statistics of the released train and test files (no rebuild needed)."""
+    from reprobe.wikipse.tables import released_stats_rows, write_released_stats_table
+
+    train, test = _splits(args)
+    rows = released_stats_rows({"train": train, "test": test}, args.ambiguity)
+    write_released_stats_table(rows, args.ambiguity, Path(args.reference), Path(args.csv),
+                               Path(args.md))
+
+
 def cmd_baselines(args: argparse.Namespace) -> None:
     """The random S-class baseline and FREQUENCY, from the dataset files alone."""
     from reprobe.scores import ScoreRow, write_scores
@@ -253,6 +263,12 @@ def register_probes(sub: argparse._SubParsersAction,
     _classifier_options(probe)
     probe.add_argument("--scores", required=True, help="score rows (CSV)")
     probe.add_argument("--predictions", required=True, help="test predictions (.npz)")
+
+    released_stats = add("released-stats", cmd_released_stats, sub)
+    _split_options(released_stats, ambiguity=True)
+    released_stats.add_argument("--reference", required=True, help="the paper's numbers (CSV)")
+    released_stats.add_argument("--csv", required=True, help="the table (CSV)")
+    released_stats.add_argument("--md", required=True, help="the table (Markdown)")
 
     baselines = add("baselines", cmd_baselines, sub)
     _split_options(baselines, ambiguity=True)

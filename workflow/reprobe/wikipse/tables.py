@@ -13,12 +13,13 @@ from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
 from reprobe.wikipse.dataset import SPLITS, summary
-from reprobe.wikipse.release import WordClasses
+from reprobe.wikipse.release import Split, WordClasses
 
 PAPER = "wikipse"
 ROW = "WIKI-PSE"
 TITLES = {
     "stats": "WIKI-PSE corpus and dataset statistics (§3)",
+    "stats_released": "The released WIKI-PSE splits' statistics (§3)",
     "released": "Released WIKI-PSE words in the rebuilt dataset",
     "fold": "FIGER types folded into S-classes",
     "typing": "Link targets typed with S-classes",
@@ -100,3 +101,30 @@ def write_typing_table(counts: Mapping[str, int], csv: Path, md: Path) -> None:
     write_table(table, csv, md, TITLES["typing"], notes=[
         "Unmapped link targets are counted, never dropped silently: their mentions stay "
         "plain words in the corpora."])
+
+
+def released_stats_rows(splits: Mapping[str, Split], reading: str) -> list[ScoreRow]:
+    """§3's split statistics computed on the released files: words, single- and multi-class
+    words (by the configured ambiguity reading), mean distinct S-classes per word."""
+    rows = []
+    for split, data in splits.items():
+        multi = sum(data.multi_class(word, reading) for word in data.classes)
+        counts = summary(data.classes)
+        rows += [(split, "words", counts["words"]),
+                 (split, "single-class words", counts["words"] - multi),
+                 (split, "multi-class words", multi),
+                 (split, "mean S-classes per word", counts["mean_classes"])]
+    return [ScoreRow(PAPER, "stats", ROW, setting, metric, float(value), None)
+            for setting, metric, value in rows]
+
+
+def write_released_stats_table(rows: Sequence[ScoreRow], reading: str, reference: Path,
+                               csv: Path, md: Path) -> None:
+    """Write the released splits' statistics beside the paper's (CSV and Markdown)."""
+    paper = read_reference(reference, "stats")
+    paper = paper[paper["setting"].isin({row.setting for row in rows})]
+    view = View(rows=("setting", "metric"), columns=("model",))
+    write_table(stats_table(rows, paper), csv, md, TITLES["stats_released"], view=view, notes=[
+        f"Counted on the released train and test files as read (ambiguity reading "
+        f"`{reading}`: multi-class = more than one entry on the line (authors) or more than "
+        "one distinct S-class (paper)); `paper`: the split counts §3 and the release give."])

@@ -79,10 +79,11 @@ def aggregate_names(embeddings: Mapping[str, Any]) -> list[str]:
 
 
 def dataset_variants(released: Mapping[str, Any], authors: Mapping[str, Any],
-                     analysis_model: str) -> list[str]:
-    """The probed variants a config asks for: the rebuild always; the released words with our
-    embeddings, with embeddings trained on the authors' corpora, and with the authors' own
-    embeddings, where configured (the last two probe the released words, so need them)."""
+                     analysis_model: str, rebuild: bool) -> list[str]:
+    """The probed variants a config asks for: the rebuild (unless the config leaves it out);
+    the released words (with our embeddings where there is a rebuild, else the baselines only),
+    with embeddings trained on the authors' corpora, and with the authors' own embeddings, where
+    configured (the last two probe the released words, so need them)."""
     has_released = {"train", "test"} <= set(released)
     wanted = {"authors_corpus": "corpora" in authors,
               "authors_embeddings": bool(authors.get("embeddings"))}
@@ -93,7 +94,7 @@ def dataset_variants(released: Mapping[str, Any], authors: Mapping[str, Any],
     if wanted["authors_corpus"] and analysed and analysis_model not in analysed:
         raise ConfigError(f"wikipse.authors.models: needs {analysis_model} "
                           "(probes.analysis_model), whose vectors Tables 3, 5 and 7 read")
-    return ["rebuilt", *(["released"] if has_released else []),
+    return [*(["rebuilt"] if rebuild else []), *(["released"] if has_released else []),
             *(variant for variant, on in wanted.items() if on)]
 
 
@@ -117,22 +118,33 @@ class WikiPseTargets(TaskTargets):
     def __init__(self, config: dict[str, Any], raw_target: Callable[[str], str],
                  shards: list[str]) -> None:
         wikipse = config["wikipse"]
-        check_typing(wikipse["typing"])
         self.wp = wikipse
         self.raw_target = raw_target
         self.shards = shards
-        self.typing = wikipse["typing"]
+        # The rebuild (typing, corpora, dataset, our embeddings) needs `typing` and the
+        # Wikipedia corpus; the released-data tier leaves both out and reads the release only.
+        self.rebuild = "typing" in wikipse
+        if self.rebuild and not shards:
+            raise ConfigError("wikipse.typing: the rebuild reads the Wikipedia corpus, and the "
+                              "config has no `wikipedia` section (leave typing out to read "
+                              "the released files only)")
+        self.typing: Mapping[str, Any] = wikipse.get("typing") or {}
+        if self.rebuild:
+            check_typing(self.typing)
         self.released = wikipse["released"]
-        self.embeddings = embedding_names(wikipse["embeddings"])
-        self.aggregates = aggregate_names(wikipse["embeddings"])
-        self.tables = [f"{TABLES}/stats.csv", f"{TABLES}/fold.csv", f"{TABLES}/typing.csv",
-                       *([f"{TABLES}/released_vs_rebuilt.csv"]
-                         if {"train", "test"} & set(self.released) else [])]
+        has_released = {"train", "test"} <= set(self.released)
+        self.embeddings = embedding_names(wikipse["embeddings"]) if self.rebuild else []
+        self.aggregates = aggregate_names(wikipse["embeddings"]) if self.rebuild else []
+        self.tables = [*([f"{TABLES}/stats.csv", f"{TABLES}/fold.csv", f"{TABLES}/typing.csv",
+                          *([f"{TABLES}/released_vs_rebuilt.csv"]
+                            if {"train", "test"} & set(self.released) else [])]
+                         if self.rebuild else []),
+                       *([f"{TABLES}/stats_released.csv"] if has_released else [])]
         # Part 2 reads these; the default target builds them.
         self.outputs = [*(f"{MODELS}/{name}" for name in self.embeddings + self.aggregates)]
         self.authors = wikipse["authors"]
         self.variants = dataset_variants(self.released, self.authors,
-                                         wikipse["probes"]["analysis_model"])
+                                         wikipse["probes"]["analysis_model"], self.rebuild)
         self.probed = [f"{model}-{kind}-{dim}" for model in wikipse["embeddings"]["models"]
                        for kind in PROBED for dim in wikipse["embeddings"]["dims"]]
         self.tables += [*(f"{TABLES}/{table}_{variant}.csv" for table in ("table2", "table4")
@@ -140,10 +152,12 @@ class WikiPseTargets(TaskTargets):
                               ["variants"] if len(self.variants) > 1 else [])]),
                         *(f"{TABLES}/table3_{variant}.csv" for variant in self.variants
                           if wikipse["public"] and variant in PUBLIC_VARIANTS),
-                        *([f"{TABLES}/table6.csv"] if wikipse["similarity"] else []),
+                        *([f"{TABLES}/table6.csv"]
+                          if wikipse["similarity"] and self.rebuild else []),
                         *([f"{TABLES}/table8.csv"] if wikipse.get("supersense") else []),
-                        *([f"{TABLES}/table5.csv"] if self.table5_scores() else []),
-                        *(f"{TABLES}/{name}.csv" for name in ANALYSES)]
+                        *([f"{TABLES}/table5.csv"]
+                          if self.table5_scores() and self.rebuild else []),
+                        *(f"{TABLES}/{name}.csv" for name in ANALYSES if self.rebuild)]
         # The authors' corpus gets the rebuild's other tables too (Tables 5-7, Figures 3-6).
         if "authors_corpus" in self.variants:
             self.tables += [
@@ -171,11 +185,15 @@ class WikiPseTargets(TaskTargets):
         return reads
 
     def typing_inputs(self) -> dict[str, str]:
-        """The typing job's named inputs."""
+        """The typing job's named inputs (none without a rebuild)."""
+        if not self.rebuild:
+            return {}
         return {name: read.target for name, read in self.typing_reads().items()}
 
     def typing_arguments(self) -> str:
         """`reprobe wikipse typing` options: its files and the fold (JSON), shell-quoted."""
+        if not self.rebuild:
+            return ""
         arguments = [part for name, read in self.typing_reads().items()
                      for part in (f"--{name.replace('_', '-')}", read.path)]
         return shlex.join([*arguments, "--fold", json.dumps(self.wp["fold"])])
@@ -190,14 +208,14 @@ class WikiPseTargets(TaskTargets):
 
     def freebase_inputs(self) -> dict[str, str]:
         """The Freebase job's named inputs (none unless the method is freebase)."""
-        if self.typing["method"] != "freebase":
+        if self.typing.get("method") != "freebase":
             return {}
         return {name: read.target for name, read in self.freebase_reads().items()}
 
     def freebase_arguments(self) -> str:
         """`reprobe wikipse freebase` options, shell-quoted (none unless the method is
         freebase)."""
-        if self.typing["method"] != "freebase":
+        if self.typing.get("method") != "freebase":
             return ""
         return shlex.join([part for name, read in self.freebase_reads().items()
                            for part in (f"--{name.replace('_', '-')}", read.path)])
@@ -282,6 +300,19 @@ class WikiPseTargets(TaskTargets):
             if wildcards.wp_variant != "rebuilt" and "classes" in self.released else []
         return shlex.join(["--train", train, "--test", test, *known])
 
+    def released_stats_inputs(self) -> list[str]:
+        """What the released splits' statistics track: the released files and class list
+        (none when the released splits are not configured)."""
+        if not self.released_words():
+            return []
+        return self.split_inputs(SimpleNamespace(wp_variant="released"))
+
+    def released_stats_arguments(self) -> str:
+        """`--train PATH --test PATH [--classes PATH]` of the released files, shell-quoted."""
+        if not self.released_words():
+            return ""
+        return self.split_arguments(SimpleNamespace(wp_variant="released"))
+
     def ambiguity_argument(self) -> str:
         """`--ambiguity READING`: what makes a word multi-class (wikipse.probes.ambiguity)."""
         return shlex.join(["--ambiguity", self.wp["probes"]["ambiguity"]])
@@ -328,9 +359,11 @@ class WikiPseTargets(TaskTargets):
 
     def probed_in(self, variant: str) -> list[str]:
         """The embeddings a variant probes: ours (trained here or on the authors' corpora), or
-        the authors' own as configured."""
+        the authors' own as configured; none of ours without a rebuild (baselines only)."""
         if variant == "authors_embeddings":
             return authors_embedding_names(self.authors["embeddings"])
+        if variant in ("rebuilt", "released") and not self.rebuild:
+            return []
         models, dims = self.trained(variant)
         return [f"{model}-{kind}-{dim}" for model in models for kind in PROBED for dim in dims]
 
