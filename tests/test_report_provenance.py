@@ -14,6 +14,7 @@ from reprobe.report.provenance import (
     flatten,
     origin_text,
     sources_html,
+    with_lock,
 )
 
 
@@ -81,3 +82,18 @@ def test_sources_no_section_names_are_listed_apart():
                          "spare": {"path": "data/samples/spare.txt", "named": False}})
     named, unnamed = html.split("named by no section")
     assert "dump" in named and "spare" not in named and "spare" in unnamed
+
+
+def test_each_sha256_says_whether_the_config_or_the_lock_pins_it():
+    url = "https://example.org/a.tsv"
+    sources = with_lock({"pinned": {"url": url, "sha256": "ab" * 32},
+                         "locked": {"url": url},
+                         "moved": {"url": url + "?v=2"},
+                         "local": {"path": "data/samples/x"}},
+                        {"locked": {"url": url, "sha256": "cd" * 32, "size": 1},
+                         "moved": {"url": url, "sha256": "ef" * 32, "size": 1}})
+    html = sources_html(sources)
+    assert f"{'ab' * 32}</code> <small>from the config" in html
+    assert f"{'cd' * 32}</code> <small>from the lock" in html
+    # A lock entry for another URL does not pin the source.
+    assert "ef" * 32 not in html and "not pinned (a local file)" in html

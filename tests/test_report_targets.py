@@ -116,3 +116,12 @@ def test_every_paper_section_of_the_shipped_configs_names_its_sources(name):
         assert targets.sources[paper], paper
     assert shipped["wikipedia"]["dump"] in targets.sources["corpus"]
     assert targets.page_config("equate")["report"] == {"tolerance": 0.05}
+
+
+def test_a_tier_name_follows_each_page_title():
+    tiered = config()
+    tiered["report"] = {**tiered.get("report", {}), "tier": "released-data tier"}
+    targets = ReportTargets(tiered, OUTPUTS)
+    assert targets.title("equate") == (
+        "Ravichander et al. 2019, EQUATE (released-data tier)")
+    assert ReportTargets(config(), OUTPUTS).title("equate") == "Ravichander et al. 2019, EQUATE"

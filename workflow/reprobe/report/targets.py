@@ -92,7 +92,8 @@ class ReportTargets:
 
     def title(self, paper: str) -> str:
         """The paper's name in the report."""
-        return TITLES.get(paper, paper)
+        tier = self.config.get("report", {}).get("tier")
+        return TITLES.get(paper, paper) + (f" ({tier})" if tier else "")
 
     def category(self, wildcards: Any) -> str:
         """The report category of a page: the paper's name."""
