@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import requests
@@ -22,6 +23,7 @@ from reprobe.sources.mirror import find_in_mirror, offline_message
 from reprobe.sources.settings import FetchSettings
 
 log = logging.getLogger("reprobe.sources")
+
 
 def file_digests(path: Path, algorithms: tuple[str, ...],
                  chunk_size: int = 1 << 20) -> dict[str, str]:
@@ -95,9 +97,8 @@ def materialise_url(name: str, url: str, dest: Path, *, sha256: str | None, size
             check_listed_sha1(path, sha1_list, dest.name, name)
 
     found = find_in_mirror(settings.mirror, name, dest.name)
-    present = _verified_digest(dest, pin, name, settings) if dest.is_file() else None
+    present = _verified_digest(dest, pin, name, settings, checked) if dest.is_file() else None
     if present is not None:
-        checked(dest)
         digest = present
         log.info("%s: %s already present and verified", name, dest)
     elif found is not None:
@@ -123,9 +124,12 @@ def materialise_url(name: str, url: str, dest: Path, *, sha256: str | None, size
     return dest
 
 
-def _verified_digest(dest: Path, pin: Pin, name: str, settings: FetchSettings) -> str | None:
-    """The sha256 of a file already in data/raw that matches its pin; None (logged) if not."""
+def _verified_digest(dest: Path, pin: Pin, name: str, settings: FetchSettings,
+                     checked: Callable[[Path], None]) -> str | None:
+    """The sha256 of a file already in data/raw that matches its pin and checksum list; None
+    (logged) if not, so that it is fetched again."""
     try:
+        checked(dest)
         return _verify_against(dest, pin, source=name, where=str(dest), lock=settings.lock)
     except SourceError as exc:
         log.warning("%s: existing file does not verify, fetching again: %s", name, exc)

@@ -30,8 +30,6 @@ def offline_message(name: str, url: str, dest: Path, mirror: Path | None) -> str
             f"fill a mirror with `reprobe sources fetch --to DIR` where there is internet")
 
 
-
-
 def missing_offline(sources: dict[str, dict[str, Any]], mirror: Path | None,
                     workdir: Path) -> list[str]:
     """Every URL source an offline run cannot have: in neither data/raw nor the mirror."""
