@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import bz2
 import importlib.util
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 import pytest
+import requests
 
 REPO = Path(__file__).resolve().parents[1]
 EXCERPT = "test/test_data/enwiki-latest-pages-articles1.xml-p000000010p000030302-shortened.bz2"
@@ -111,3 +113,11 @@ def small_pages() -> list[Page]:
         Page(7, "Loop A", redirect="Loop B"),
         Page(8, "Loop B", redirect="Loop A"),
     ]
+
+
+@pytest.fixture
+def session() -> Iterator[requests.Session]:
+    """An HTTP session that ignores proxy settings from the environment (loopback stays local)."""
+    with requests.Session() as http:
+        http.trust_env = False
+        yield http

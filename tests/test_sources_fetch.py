@@ -41,14 +41,6 @@ def server() -> Iterator[Server]:
 
 
 @pytest.fixture
-def session() -> Iterator[requests.Session]:
-    """A session that ignores proxy settings from the environment, so loopback stays local."""
-    with requests.Session() as http:
-        http.trust_env = False
-        yield http
-
-
-@pytest.fixture
 def delays(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """Record the backoff waits instead of sleeping through them."""
     waited: list[float] = []

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 import yaml
 
 from loopback import Server, ServerState, serve
@@ -29,14 +28,6 @@ def server() -> Iterator[Server]:
                         cut_first={"/cut.tsv": 1000})
     with serve(state) as running:
         yield running
-
-
-@pytest.fixture
-def session() -> Iterator[requests.Session]:
-    """A session that ignores proxy settings, so loopback stays local."""
-    with requests.Session() as http:
-        http.trust_env = False
-        yield http
 
 
 @pytest.fixture(autouse=True)
