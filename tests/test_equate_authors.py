@@ -102,8 +102,24 @@ def test_range_words_inside_the_noun_phrase_only():
     assert extract_value(mention("IN/up", "TO/to", "CD/4.2", "NN/%"))[1] == [float("-inf"), 4.2]
     # "fell below 8 %": "below" is outside the NP the segmenter takes.
     assert extract_value(mention("CD/8", "NN/%"))[1] == [8.0]
-    # Phrase labels stay, POS tags and commas go.
-    assert strip_parse(mention("JJR/more", "IN/than", "CD/1,000")) == "NP more than 1000"
+    # Phrase labels stay, POS tags and commas go, in Python 2's order: JJ before JJR leaves "R".
+    assert strip_parse(mention("JJR/more", "IN/than", "CD/1,000")) == "NP R more than 1000"
+
+
+def test_at_least_is_never_a_range_as_python_2_strips_tags():
+    # JJ goes before JJS in the released code's tag loop: "at S least three", no "at least".
+    assert strip_parse(mention("IN/at", "JJS/least", "CD/three")) == "NP at S least three"
+    assert extract_value(mention("IN/at", "JJS/least", "CD/three", "NNS/states"))[1] == [3.0]
+    # RTE-Quant pair 67's shape: "at least three member states" vs "3 member states" is the
+    # same value, an entailment (a Python 2.7 run of the released files says so too).
+    premise = ("(ROOT (S (NP (QP (IN at) (JJS least) (CD three)) (NN member) (NNS states)) "
+               "(VP (VBD agreed))))",
+               "case 2 1; advmod 3 2; nummod 5 3; compound 5 4; nsubj 6 5; ROOT 0 6")
+    hypothesis = ("(ROOT (S (NP (CD 3) (NN member) (NNS states)) (VP (VBD agreed))))",
+                  "nummod 3 1; compound 3 2; nsubj 4 3; ROOT 0 4")
+    row = released_row(premise, hypothesis, "entailment")
+    assert [q.value for q in parse_pair(row, NO_WORDNET).premise] == [[14, [3.0]]]
+    assert label_pair(row, NO_WORDNET, Reading()) == "entailment"
 
 
 def test_approximators_never_fire():

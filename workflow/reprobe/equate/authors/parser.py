@@ -10,7 +10,8 @@ extract_verb ≈ 317-341, extract_adj ≈ 343-366, extract_frequency ≈ 368-386
 - "m"/"b" suffixes keep the first digit only ("190m" is 1,000,000), "k" and "trillion" are no
   scales, a number word word2number cannot read stays a string;
 - range words are substrings of the mention's words ("over" in "turnover" counts), and words
-  outside the noun phrase ("fell below 8 %") are not seen;
+  outside the noun phrase ("fell below 8 %") are not seen; "at least" is never seen either
+  (`strip_parse` turns "(JJS least)" into "S least", `trees.UPENN_TAGS`);
 - the approximator test looks at the relation the wrong way round, so it never fires.
 """
 

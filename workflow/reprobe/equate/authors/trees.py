@@ -15,13 +15,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 # NLTK's `help/tagsets/upenn_tagset.pickle` keys, which `strip_parse` deletes from a mention
-# (constants.py line 4). The released code iterates a Python 2 dict; longer tags first here,
-# which gives the same lowercase text (words in the released parses are lowercased).
+# (constants.py line 4: `tagset = load(...).keys()`), in the order a Python 2 dict of these 45
+# keys iterates them (string hashes; a Python 2.7 run of the released files gives this order).
+# The order matters: a shorter tag is deleted before its longer variants wherever Python 2 puts
+# it first, and it leaves the rest of the longer tag behind as a stray capital. Whatever the
+# pickle's insertion order, Python 2 always has JJ before JJR and JJS, NN before NNS, NNP and
+# NNPS, RB before RBS and DT before PDT, so "(JJS least)" becomes "S least" and "at least" is
+# never found in a mention ("at S least 3"); the pairs whose order the insertion order can
+# change (RB/RBR, VB/VBD…, DT/WDT, NNP/NNPS) only move capitals, never a lowercase word.
 UPENN_TAGS = (
-    "NNPS", "PRP$", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP$", "WRB", "JJR", "JJS",
-    "NNP", "NNS", "PDT", "POS", "PRP", "RBR", "RBS", "SYM", "CC", "CD", "DT", "EX", "FW", "IN",
-    "JJ", "LS", "MD", "NN", "RB", "RP", "TO", "UH", "VB", "WP", "--", "''", "``", "$", "(",
-    ")", ",", ".", ":")
+    "PRP$", "VBG", "VBD", "VBN", ",", "''", "VBP", "WDT", "JJ", "WP", "VBZ", "DT", "RP", "$",
+    "NN", ")", "(", "FW", "POS", ".", "TO", "LS", "RB", ":", "NNS", "NNP", "``", "WRB", "CC",
+    "PDT", "RBS", "RBR", "CD", "PRP", "EX", "IN", "WP$", "MD", "NNPS", "--", "JJS", "JJR",
+    "SYM", "VB", "UH")
 
 
 @dataclass(eq=False)
@@ -115,7 +121,9 @@ def construct_parse(parse: str) -> Node:
 
 
 def strip_parse(mention: Sequence[str]) -> str:
-    """strip_parse (≈ lines 217-224): a mention's words, brackets and POS tags removed."""
+    """strip_parse (utils_segmenter.py ≈ lines 217-224): a mention's words, brackets and POS
+    tags removed, the tags one after another in Python 2's order (`UPENN_TAGS`), so a longer
+    tag can leave a stray capital ("JJS" → "S")."""
     text = " ".join(mention).replace("(", " ").replace(")", " ")
     for tag in UPENN_TAGS:
         text = text.replace(tag, "")
