@@ -208,3 +208,11 @@ def test_relative_sample_path_resolves_against_the_checkout(tmp_path, monkeypatc
     (tmp_path / "data/samples/equate").mkdir(parents=True)
     (tmp_path / "data/samples/equate/jobs.txt").write_text("own copy\n")
     assert local_source_path(spec) == Path("data/samples/equate/jobs.txt")
+
+
+def test_numeracy_needs_the_wikipedia_section(default_config):
+    del default_config["wikipedia"]
+    with pytest.raises(ConfigError, match=r"numeracy: its Num/All corpora .* no `wikipedia`"):
+        check_config(default_config)
+    del default_config["numeracy"]
+    check_config(default_config)

@@ -132,6 +132,10 @@ def reference_errors(config: dict[str, Any]) -> list[str]:
     sources = config.get("sources", {})
     problems = []
     wikipedia = config.get("wikipedia", {})
+    if "numeracy" in config and "wikipedia" not in config:
+        # Its Num/All corpora (Tables 1, 4, 5) are read from the dump; no tier leaves them out.
+        problems.append("numeracy: its Num/All corpora are read from the Wikipedia dump, and "
+                        "the config has no `wikipedia` section")
     for key in ("dump", "index"):
         name = wikipedia.get(key)
         if name is not None and name not in sources:
