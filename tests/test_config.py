@@ -216,3 +216,11 @@ def test_numeracy_needs_the_wikipedia_section(default_config):
         check_config(default_config)
     del default_config["numeracy"]
     check_config(default_config)
+
+
+def test_a_missing_config_file_is_one_line(tmp_path, caplog):
+    from reprobe.cli import main
+
+    assert main(["config-check", str(tmp_path / "MISSING.yaml")]) == 1
+    assert [record.getMessage() for record in caplog.records] == [
+        f"{tmp_path / 'MISSING.yaml'}: no such config file"]

@@ -41,7 +41,10 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def load_yaml(path: Path) -> dict[str, Any]:
     """Read a YAML config file, naming the file, line and column on a syntax error."""
-    text = Path(path).read_text(encoding="utf-8")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{path}: no such config file") from exc
     try:
         data = yaml.load(text, Loader=SAFE_LOADER)
     except yaml.YAMLError:
