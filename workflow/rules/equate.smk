@@ -40,7 +40,7 @@ rule equate_awpnli:
         problems=EQ.input_param("arithmetic"),
         seed=config["seed"],
     shell:
-        "python -m reprobe equate awpnli --problems {params.problems} --output {output:q} "
+        "python -m reprobe equate awpnli --problems {params.problems:q} --output {output:q} "
         "--seed {params.seed} {input.folds:q} 2> {log:q}"
 
 
@@ -62,7 +62,7 @@ rule equate_stresstest:
         seed=config["seed"],
         cap=EQ.stresstest_options(),
     shell:
-        "python -m reprobe equate stresstest --aqua {params.aqua} --output {output:q} "
+        "python -m reprobe equate stresstest --aqua {params.aqua:q} --output {output:q} "
         "--seed {params.seed} {params.cap} 2> {log:q}"
 
 
@@ -86,7 +86,7 @@ rule equate_newsnli_shard:
         stories=EQ.input_param("cnn_stories"),
         shards=config["equate"]["newsnli"]["shards"],
     shell:
-        "python -m reprobe equate newsnli-shard --stories {params.stories} "
+        "python -m reprobe equate newsnli-shard --stories {params.stories:q} "
         "--shard {wildcards.shard:q} --shards {params.shards} --output {output.parquet:q} "
         "2> {log:q}"
 
@@ -108,7 +108,7 @@ rule equate_newsnli:
     params:
         stories=EQ.input_param("cnn_stories"),
     shell:
-        "python -m reprobe equate newsnli --stories {params.stories} --output {output:q} "
+        "python -m reprobe equate newsnli --stories {params.stories:q} --output {output:q} "
         "{input.shards:q} 2> {log:q}"
 
 
@@ -176,7 +176,7 @@ rule equate_label:
         released=EQ.released_file,
     shell:
         "python -m reprobe equate label --test-set {wildcards.test_set:q} "
-        "--candidates {input.candidates:q} --released {params.released} "
+        "--candidates {input.candidates:q} --released {params.released:q} "
         "--output {output.pairs:q} --recovery {output.recovery:q} "
         "2> {log:q}"
 
@@ -201,7 +201,7 @@ rule equate_compare:
         released=EQ.released_file,
     shell:
         "python -m reprobe equate recovery --test-set {wildcards.test_set:q} "
-        "--rebuilt {input.rebuilt:q} --released {params.released} --output {output:q} 2> {log:q}"
+        "--rebuilt {input.rebuilt:q} --released {params.released:q} --output {output:q} 2> {log:q}"
 
 
 rule equate_perturb:
@@ -222,7 +222,7 @@ rule equate_perturb:
         newsnli=EQ.perturbation_param(),
         seed=config["seed"],
     shell:
-        "python -m reprobe equate perturb --newsnli {params.newsnli} "
+        "python -m reprobe equate perturb --newsnli {params.newsnli:q} "
         "--unperturbed {output.unperturbed:q} --perturbed {output.perturbed:q} "
         "--seed {params.seed} 2> {log:q}"
 
@@ -248,7 +248,7 @@ rule equate_train_hyp:
         lr=config["equate"]["hyp"]["lr"],
         word_ngrams=config["equate"]["hyp"]["word_ngrams"],
     shell:
-        "python -m reprobe equate train-hyp --train {params.train} --output {output:q} "
+        "python -m reprobe equate train-hyp --train {params.train:q} --output {output:q} "
         "--seed {params.seed} --epochs {params.epochs} --dim {params.dim} --lr {params.lr} "
         "--word-ngrams {params.word_ngrams} 2> {log:q}"
 
@@ -273,7 +273,7 @@ rule equate_tiny_model:
         seed=config["seed"],
         spec=EQ.tiny_spec,
     shell:
-        "python -m reprobe equate tiny-model --train {params.train} --output-dir {output:q} "
+        "python -m reprobe equate tiny-model --train {params.train:q} --output-dir {output:q} "
         "--seed {params.seed} --hidden {params.spec[hidden]} --layers {params.spec[layers]} "
         "--steps {params.spec[steps]} --lr {params.spec[lr]} 2> {log:q}"
 
