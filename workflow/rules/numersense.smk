@@ -347,3 +347,10 @@ rule numersense_figure3:
         "python -m reprobe numersense figure3 --categories {input.categories:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --png {output.png:q} "
         "--no-zero {params.no_zero:q} {params.predictions} 2> {log:q}"
+
+
+# One paper's tables: `snakemake --cores all numersense`.
+rule numersense:
+    input:
+        NUMERSENSE_TABLES,
+    localrule: True

@@ -682,3 +682,10 @@ rule wikipse_table8:
         "python -m reprobe wikipse table --table table8 --variant supersense "
         "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {input.scores:q} "
         "2> {log:q}"
+
+
+# One paper's tables: `snakemake --cores all wikipse`.
+rule wikipse:
+    input:
+        WIKIPSE_TABLES,
+    localrule: True
