@@ -41,7 +41,7 @@ rule equate_awpnli:
         seed=config["seed"],
     shell:
         "python -m reprobe equate awpnli --problems {params.problems:q} --output {output:q} "
-        "--seed {params.seed} {input.folds:q} 2> {log:q}"
+        "--seed {params.seed:q} {input.folds:q} 2> {log:q}"
 
 
 rule equate_stresstest:
@@ -63,7 +63,7 @@ rule equate_stresstest:
         cap=EQ.stresstest_options(),
     shell:
         "python -m reprobe equate stresstest --aqua {params.aqua:q} --output {output:q} "
-        "--seed {params.seed} {params.cap} 2> {log:q}"
+        "--seed {params.seed:q} {params.cap} 2> {log:q}"
 
 
 rule equate_newsnli_shard:
@@ -224,7 +224,7 @@ rule equate_perturb:
     shell:
         "python -m reprobe equate perturb --newsnli {params.newsnli:q} "
         "--unperturbed {output.unperturbed:q} --perturbed {output.perturbed:q} "
-        "--seed {params.seed} 2> {log:q}"
+        "--seed {params.seed:q} 2> {log:q}"
 
 
 rule equate_train_hyp:
@@ -249,7 +249,7 @@ rule equate_train_hyp:
         word_ngrams=config["equate"]["hyp"]["word_ngrams"],
     shell:
         "python -m reprobe equate train-hyp --train {params.train:q} --output {output:q} "
-        "--seed {params.seed} --epochs {params.epochs} --dim {params.dim} --lr {params.lr} "
+        "--seed {params.seed:q} --epochs {params.epochs} --dim {params.dim} --lr {params.lr} "
         "--word-ngrams {params.word_ngrams} 2> {log:q}"
 
 
@@ -274,7 +274,7 @@ rule equate_tiny_model:
         spec=EQ.tiny_spec,
     shell:
         "python -m reprobe equate tiny-model --train {params.train:q} --output-dir {output:q} "
-        "--seed {params.seed} --hidden {params.spec[hidden]} --layers {params.spec[layers]} "
+        "--seed {params.seed:q} --hidden {params.spec[hidden]} --layers {params.spec[layers]} "
         "--steps {params.spec[steps]} --lr {params.spec[lr]} 2> {log:q}"
 
 

@@ -49,7 +49,7 @@ rule numeracy_select:
         options=NUM.select_options(),
     shell:
         "python -m reprobe numeracy select --sentences {input.sentences:q} "
-        "--shard-index {params.index} --counts {input.counts:q} --seed {params.seed} "
+        "--shard-index {params.index} --counts {input.counts:q} --seed {params.seed:q} "
         "{params.options} --output-dir {params.folder} 2> {log:q}"
 
 
@@ -111,7 +111,7 @@ rule numeracy_train:
         "--output {output:q} --dim {params.dim} --window {params.window} "
         "--min-count {params.min_count} --epochs {params.epochs} --x-max {params.x_max} "
         "--alpha {params.alpha} --learning-rate {params.learning_rate} "
-        "--seed {params.seed} --threads {threads} 2> {log:q}"
+        "--seed {params.seed:q} --threads {threads} 2> {log:q}"
 
 
 rule numeracy_vectors:
@@ -220,7 +220,7 @@ rule numeracy_probe:
         seed=config["seed"],
     shell:
         "python -m reprobe numeracy probe --vectors {input.vectors:q} --model {wildcards.model:q} "
-        "--role {params.role} --mag {input.mag:q} --num {input.num:q} --seed {params.seed} "
+        "--role {params.role} --mag {input.mag:q} --num {input.num:q} --seed {params.seed:q} "
         "--output {output:q} 2> {log:q}"
 
 
@@ -248,7 +248,7 @@ rule numeracy_random:
         seed=config["seed"],
     shell:
         "python -m reprobe numeracy random --model {params.name} --role {wildcards.role:q} "
-        "--mag {input.mag:q} {params.num} --dim {params.dim} --seed {params.seed} "
+        "--mag {input.mag:q} {params.num} --dim {params.dim} --seed {params.seed:q} "
         "--output {output:q} 2> {log:q}"
 
 
@@ -278,7 +278,7 @@ rule numeracy_knn:
         "python -m reprobe numeracy knn --models {params.models} --vectors {input.vectors:q} "
         "--numerals {input.numerals:q} --set-numerals {input.set_numerals:q} "
         "--k {params.k} --target {params.target} "
-        "--test-size {params.test_size} --seed {params.seed} --output {output:q} 2> {log:q}"
+        "--test-size {params.test_size} --seed {params.seed:q} --output {output:q} 2> {log:q}"
 
 
 rule numeracy_pmi:
@@ -304,7 +304,7 @@ rule numeracy_pmi:
     shell:
         "python -m reprobe numeracy pmi --sentences {input:q} --sample {params.sample} "
         "--lambdas {params.lambdas} --smoothing {params.smoothing} --top {params.top} "
-        "--seed {params.seed} --output {output:q} 2> {log:q}"
+        "--seed {params.seed:q} --output {output:q} 2> {log:q}"
 
 
 rule numeracy_table:
