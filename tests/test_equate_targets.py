@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import shlex
 from types import SimpleNamespace
 from typing import Any
 
@@ -136,7 +135,7 @@ def test_qreas_arguments_switch_on_only_the_variant_readings():
 
 def test_table6_reads_the_qreas_predictions_of_its_variant() -> None:
     eq = targets()
-    options = shlex.split(eq.table_options(SimpleNamespace(variant="rebuilt")))
+    options = eq.table_options(SimpleNamespace(variant="rebuilt"))
     assert options[::2] == ["--qreas-predictions"] * (len(options) // 2)
     assert ("awpnli/Q-REAS (Algorithm 1)="
             "results/equate/predictions/rebuilt/awpnli/Q-REAS-Algorithm-1.jsonl") in options
@@ -151,7 +150,7 @@ def test_each_row_kind_reads_what_its_options_name() -> None:
                          "Q-REAS-Algorithm-1": ["wordnet", "jobs", "nationalities"]}.items():
         inputs = eq.score_inputs(job(model))
         assert list(inputs) == ["pairs", *reads]
-        arguments = shlex.split(eq.score_arguments(job(model)))
+        arguments = eq.score_arguments(job(model))
         # Every input is passed as the option of its name (a member inside a folder).
         for option, target in inputs.items():
             path = arguments[arguments.index(option_flag(option)) + 1]
@@ -162,21 +161,23 @@ def test_each_row_kind_reads_what_its_options_name() -> None:
 
 def test_score_arguments_carry_the_row_settings() -> None:
     eq = targets()
-    bert = shlex.split(eq.score_arguments(job("BERT")))
+    bert = eq.score_arguments(job("BERT"))
     assert bert[:4] == ["--kind", "neural", "--model", "BERT"]
     assert bert[-2:] == ["--label-map", '{"LABEL_0": "contradiction"}']
-    strict = shlex.split(eq.score_arguments(job("Q-REAS-strict")))
+    strict = eq.score_arguments(job("Q-REAS-strict"))
     assert strict[3] == "Q-REAS (strict)"
     assert strict[-7:] == qreas_arguments("Q-REAS (strict)", CONFIG["equate"]["qreas"])
-    assert eq.score_arguments(job("MAJ")) == (
-        "--kind majority --model MAJ --pairs data/processed/equate/rebuilt/awpnli.jsonl")
+    assert eq.score_arguments(job("MAJ")) == [
+        "--kind", "majority", "--model", "MAJ",
+        "--pairs", "data/processed/equate/rebuilt/awpnli.jsonl"]
 
 
 def test_released_pairs_are_read_inside_their_source() -> None:
     eq = targets()
     wildcards = job("MAJ", "released", "newsnli")
     assert eq.score_inputs(wildcards) == {"pairs": "data/raw/equate/extracted"}
-    assert "--pairs data/raw/equate/extracted/NewsNLI.jsonl" in eq.score_arguments(wildcards)
+    arguments = eq.score_arguments(wildcards)
+    assert arguments[arguments.index("--pairs") + 1] == "data/raw/equate/extracted/NewsNLI.jsonl"
     assert eq.released_target(wildcards) == "data/raw/equate/extracted"
     released = SimpleNamespace(released="data/raw/equate/extracted")
     assert eq.released_file(wildcards, released) == "data/raw/equate/extracted/NewsNLI.jsonl"
@@ -202,8 +203,8 @@ def test_checkpoint_files_by_hub_name() -> None:
     eq = targets()
     assert eq.checkpoint_files(job("BERT")) == {"config.json": "data/raw/bert_config/file",
                                                 "model.bin": "data/raw/bert_model/file"}
-    assert eq.checkpoint_arguments(job("BERT")) == (
-        "config.json=data/raw/bert_config/file model.bin=data/raw/bert_model/file")
+    assert eq.checkpoint_arguments(job("BERT")) == [
+        "config.json=data/raw/bert_config/file", "model.bin=data/raw/bert_model/file"]
     assert eq.tiny_spec(job("tiny-BERT")) == {"hidden": 32}
 
 
@@ -212,8 +213,8 @@ def test_sharded_sets_gather_their_shards() -> None:
     shards = eq.score_shards(job("HYP", "released", "newsnli"))
     assert shards == [f"results/equate/shards/released/newsnli/HYP/{k}of3.jsonl" for k in range(3)]
     gather = eq.gather_options(job("HYP", "released", "newsnli"))
-    assert gather == f"--from-shards {' '.join(shards)}"
-    assert eq.score_shards(job("HYP")) == [] and eq.gather_options(job("HYP")) == ""
+    assert gather == ["--from-shards", *shards]
+    assert eq.score_shards(job("HYP")) == [] and eq.gather_options(job("HYP")) == []
 
 
 def test_perturbation_study_without_maj_and_only_with_released_newsnli() -> None:
@@ -248,5 +249,5 @@ def test_stage_inputs_and_options() -> None:
                               for k in range(2)]
     assert eq.recovery_files == ["data/processed/equate/recovery/newsnli.json",
                                  "data/processed/equate/recovery/stresstest.json"]
-    assert eq.stresstest_options() == ""
-    assert targets(stresstest={"max_premises": 7}).stresstest_options() == "--max-premises 7"
+    assert eq.stresstest_options() == []
+    assert targets(stresstest={"max_premises": 7}).stresstest_options() == ["--max-premises", "7"]

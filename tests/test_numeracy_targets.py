@@ -45,7 +45,8 @@ def test_corpus_parts_add_the_extra_text_last():
     assert extra.corpus_parts == {"0": "s0", "extra": "gw.txt"}
     assert extra.part_index(w(part="extra")) == 1
     assert NumeracyTargets(config(max_sentences=10, lowercase=True), {}, str).select_options() \
-        == "--max-sentences 10 --lowercase"
+        == ["--max-sentences", "10", "--lowercase"]
+    assert NumeracyTargets(config(), {}, str).select_options() == []
 
 
 def test_models_read_their_corpus_and_epochs(targets):
@@ -70,7 +71,9 @@ def test_tests_and_random_rows_by_role(targets):
     assert (targets.random_row(retrained), targets.random_row(shelf)) == ("random", "Random")
     assert (targets.random_dim(retrained), targets.random_dim(shelf)) == (100, 300)
     assert targets.random_num_tests(shelf) == []
-    assert targets.random_num_option(shelf, w(num=[])) == ""
+    assert targets.random_num_option(shelf, w(num=[])) == []
+    num = targets.random_num_tests(retrained)
+    assert targets.random_num_option(retrained, w(num=num)) == ["--num", *num] and len(num) == 1
 
 
 def test_each_table_reads_only_its_scores(targets):
@@ -82,8 +85,8 @@ def test_each_table_reads_only_its_scores(targets):
 
 
 def test_test_rule_flags_state_the_tie_break_and_ova_rule():
-    assert contrastive_test_flags(config()["numeracy"]) == (
-        "--tie-break smaller --ova-exclude-equidistant")
+    assert contrastive_test_flags(config()["numeracy"]) == [
+        "--tie-break", "smaller", "--ova-exclude-equidistant"]
 
 
 def test_resources_scale_with_the_dump_and_grow_on_retry():

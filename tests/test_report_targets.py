@@ -8,6 +8,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from snakemake.utils import format as snakemake_format
 
 from reprobe.cli import build_parser
 from reprobe.config import CHECKOUT, load_yaml, named_sources
@@ -76,7 +77,9 @@ def test_the_corpus_page_also_shows_the_sources_no_section_names():
 
 def test_the_arguments_give_the_page_command_everything_it_shows():
     targets = ReportTargets(config(), OUTPUTS)
-    words = shlex.split(targets.arguments(SimpleNamespace(paper="wikipse")))
+    words = targets.arguments(SimpleNamespace(paper="wikipse"))
+    # The rule passes them as {params.arguments:q}: each token quoted, the JSON's quotes kept.
+    assert shlex.split(snakemake_format("{words:q}", words=words)) == words
     args = build_parser().parse_args(["report", "page", *words, "--output", "p.html",
                                       "--summary", "p.json", "t.csv"])
     assert args.title == "Yaghoobzadeh et al. 2019, Probing for Semantic Classes (WIKI-PSE)"

@@ -98,9 +98,8 @@ def fetch_input(wildcards):
 
 
 def fetch_command_arguments(wildcards):
-    """The `reprobe fetch` arguments for a source, shell-quoted."""
+    """The `reprobe fetch` arguments for a source, as argument tokens."""
     spec = SOURCES[wildcards.source]
-    arguments = fetch_arguments(
+    return fetch_arguments(
         spec, config["download"], wildcards.source, checksum_list_file(spec, SOURCES)
     )
-    return " ".join(shlex.quote(argument) for argument in arguments)

@@ -29,7 +29,7 @@ rule fetch_source:
     params:
         arguments=fetch_command_arguments,
     shell:
-        "python -m reprobe fetch --source {wildcards.source:q} {params.arguments} "
+        "python -m reprobe fetch --source {wildcards.source:q} {params.arguments:q} "
         "--output {output:q} 2> {log:q}"
 
 

@@ -63,7 +63,7 @@ rule equate_stresstest:
         cap=EQ.stresstest_options(),
     shell:
         "python -m reprobe equate stresstest --aqua {params.aqua:q} --output {output:q} "
-        "--seed {params.seed:q} {params.cap} 2> {log:q}"
+        "--seed {params.seed:q} {params.cap:q} 2> {log:q}"
 
 
 rule equate_newsnli_shard:
@@ -87,7 +87,7 @@ rule equate_newsnli_shard:
         shards=config["equate"]["newsnli"]["shards"],
     shell:
         "python -m reprobe equate newsnli-shard --stories {params.stories:q} "
-        "--shard {wildcards.shard:q} --shards {params.shards} --output {output.parquet:q} "
+        "--shard {wildcards.shard:q} --shards {params.shards:q} --output {output.parquet:q} "
         "2> {log:q}"
 
 
@@ -151,7 +151,7 @@ rule equate_redditnli:
         top=config["equate"]["redditnli"]["top"],
         days=config["equate"]["redditnli"]["days"],
     shell:
-        "python -m reprobe equate redditnli --top {params.top} --days {params.days} "
+        "python -m reprobe equate redditnli --top {params.top:q} --days {params.days:q} "
         "--output {output:q} {input:q} 2> {log:q}"
 
 
@@ -249,8 +249,8 @@ rule equate_train_hyp:
         word_ngrams=config["equate"]["hyp"]["word_ngrams"],
     shell:
         "python -m reprobe equate train-hyp --train {params.train:q} --output {output:q} "
-        "--seed {params.seed:q} --epochs {params.epochs} --dim {params.dim} --lr {params.lr} "
-        "--word-ngrams {params.word_ngrams} 2> {log:q}"
+        "--seed {params.seed:q} --epochs {params.epochs:q} --dim {params.dim:q} --lr {params.lr:q} "
+        "--word-ngrams {params.word_ngrams:q} 2> {log:q}"
 
 
 rule equate_tiny_model:
@@ -274,8 +274,8 @@ rule equate_tiny_model:
         spec=EQ.tiny_spec,
     shell:
         "python -m reprobe equate tiny-model --train {params.train:q} --output-dir {output:q} "
-        "--seed {params.seed:q} --hidden {params.spec[hidden]} --layers {params.spec[layers]} "
-        "--steps {params.spec[steps]} --lr {params.spec[lr]} 2> {log:q}"
+        "--seed {params.seed:q} --hidden {params.spec[hidden]:q} --layers {params.spec[layers]:q} "
+        "--steps {params.spec[steps]:q} --lr {params.spec[lr]:q} 2> {log:q}"
 
 
 rule equate_checkpoint:
@@ -296,7 +296,7 @@ rule equate_checkpoint:
     params:
         files=EQ.checkpoint_arguments,
     shell:
-        "python -m reprobe equate checkpoint --output-dir {output:q} {params.files} 2> {log:q}"
+        "python -m reprobe equate checkpoint --output-dir {output:q} {params.files:q} 2> {log:q}"
 
 
 rule equate_score_shard:
@@ -318,8 +318,8 @@ rule equate_score_shard:
     params:
         arguments=EQ.score_arguments,
     shell:
-        "python -m reprobe equate score {params.arguments} --test-set {wildcards.test_set:q} "
-        "--variant {wildcards.variant:q} --threads {threads} --shard {wildcards.shard:q} "
+        "python -m reprobe equate score {params.arguments:q} --test-set {wildcards.test_set:q} "
+        "--variant {wildcards.variant:q} --threads {threads:q} --shard {wildcards.shard:q} "
         "--shards {wildcards.shards:q} --predictions {output:q} 2> {log:q}"
 
 
@@ -342,9 +342,9 @@ rule equate_score:
         arguments=EQ.score_arguments,
         gather=EQ.gather_options,
     shell:
-        "python -m reprobe equate score {params.arguments} --test-set {wildcards.test_set:q} "
-        "--variant {wildcards.variant:q} --threads {threads} --scores {output.scores:q} "
-        "--predictions {output.predictions:q} {params.gather} 2> {log:q}"
+        "python -m reprobe equate score {params.arguments:q} --test-set {wildcards.test_set:q} "
+        "--variant {wildcards.variant:q} --threads {threads:q} --scores {output.scores:q} "
+        "--predictions {output.predictions:q} {params.gather:q} 2> {log:q}"
 
 
 rule equate_table6:
@@ -371,7 +371,7 @@ rule equate_table6:
         predictions=EQ.table_options,
     shell:
         "python -m reprobe equate table6 --reference {input.reference:q} --csv {output.csv:q} "
-        "--md {output.md:q} {params.predictions} {input.scores:q} 2> {log:q}"
+        "--md {output.md:q} {params.predictions:q} {input.scores:q} 2> {log:q}"
 
 
 rule equate_perturbation_table:

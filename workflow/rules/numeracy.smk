@@ -49,8 +49,8 @@ rule numeracy_select:
         options=NUM.select_options(),
     shell:
         "python -m reprobe numeracy select --sentences {input.sentences:q} "
-        "--shard-index {params.index} --counts {input.counts:q} --seed {params.seed:q} "
-        "{params.options} --output-dir {params.folder} 2> {log:q}"
+        "--shard-index {params.index:q} --counts {input.counts:q} --seed {params.seed:q} "
+        "{params.options:q} --output-dir {params.folder:q} 2> {log:q}"
 
 
 rule numeracy_corpus:
@@ -76,7 +76,7 @@ rule numeracy_corpus:
         folders=[f"{NUM_DATA}/parts/{part}" for part in NUM.corpus_parts],
     shell:
         "python -m reprobe numeracy corpus --num {output.num:q} --all {output.all:q} "
-        "--stats {output.stats:q} {params.folders} 2> {log:q}"
+        "--stats {output.stats:q} {params.folders:q} 2> {log:q}"
 
 
 rule numeracy_train:
@@ -107,11 +107,11 @@ rule numeracy_train:
         learning_rate=NUMERACY["retrain"]["glove"]["learning_rate"],
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy train --family {params.family} --corpus {input:q} "
-        "--output {output:q} --dim {params.dim} --window {params.window} "
-        "--min-count {params.min_count} --epochs {params.epochs} --x-max {params.x_max} "
-        "--alpha {params.alpha} --learning-rate {params.learning_rate} "
-        "--seed {params.seed:q} --threads {threads} 2> {log:q}"
+        "python -m reprobe numeracy train --family {params.family:q} --corpus {input:q} "
+        "--output {output:q} --dim {params.dim:q} --window {params.window:q} "
+        "--min-count {params.min_count:q} --epochs {params.epochs:q} --x-max {params.x_max:q} "
+        "--alpha {params.alpha:q} --learning-rate {params.learning_rate:q} "
+        "--seed {params.seed:q} --threads {threads:q} 2> {log:q}"
 
 
 rule numeracy_vectors:
@@ -131,7 +131,7 @@ rule numeracy_vectors:
         file=NUM.vectors_file,
         format=NUM.vectors_format,
     shell:
-        "python -m reprobe numeracy vectors --input {params.file} --format {params.format} "
+        "python -m reprobe numeracy vectors --input {params.file:q} --format {params.format:q} "
         "--output {output.kv:q} 2> {log:q}"
 
 
@@ -176,7 +176,7 @@ rule numeracy_shared_tests:
         rules=NUM.test_flags,
     shell:
         "python -m reprobe numeracy tests --kind {wildcards.kind:q} --output-dir {output:q} "
-        "{params.rules} {input:q} 2> {log:q}"
+        "{params.rules:q} {input:q} 2> {log:q}"
 
 
 rule numeracy_model_tests:
@@ -195,7 +195,7 @@ rule numeracy_model_tests:
     params:
         rules=NUM.test_flags,
     shell:
-        "python -m reprobe numeracy tests --kind num --output-dir {output:q} {params.rules} "
+        "python -m reprobe numeracy tests --kind num --output-dir {output:q} {params.rules:q} "
         "{input:q} 2> {log:q}"
 
 
@@ -220,7 +220,7 @@ rule numeracy_probe:
         seed=config["seed"],
     shell:
         "python -m reprobe numeracy probe --vectors {input.vectors:q} --model {wildcards.model:q} "
-        "--role {params.role} --mag {input.mag:q} --num {input.num:q} --seed {params.seed:q} "
+        "--role {params.role:q} --mag {input.mag:q} --num {input.num:q} --seed {params.seed:q} "
         "--output {output:q} 2> {log:q}"
 
 
@@ -247,8 +247,8 @@ rule numeracy_random:
         dim=NUM.random_dim,
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy random --model {params.name} --role {wildcards.role:q} "
-        "--mag {input.mag:q} {params.num} --dim {params.dim} --seed {params.seed:q} "
+        "python -m reprobe numeracy random --model {params.name:q} --role {wildcards.role:q} "
+        "--mag {input.mag:q} {params.num:q} --dim {params.dim:q} --seed {params.seed:q} "
         "--output {output:q} 2> {log:q}"
 
 
@@ -275,10 +275,10 @@ rule numeracy_knn:
         test_size=NUMERACY["knn"]["test_size"],
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy knn --models {params.models} --vectors {input.vectors:q} "
+        "python -m reprobe numeracy knn --models {params.models:q} --vectors {input.vectors:q} "
         "--numerals {input.numerals:q} --set-numerals {input.set_numerals:q} "
-        "--k {params.k} --target {params.target} "
-        "--test-size {params.test_size} --seed {params.seed:q} --output {output:q} 2> {log:q}"
+        "--k {params.k:q} --target {params.target:q} "
+        "--test-size {params.test_size:q} --seed {params.seed:q} --output {output:q} 2> {log:q}"
 
 
 rule numeracy_pmi:
@@ -302,8 +302,8 @@ rule numeracy_pmi:
         top=NUMERACY["pmi"]["top"],
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy pmi --sentences {input:q} --sample {params.sample} "
-        "--lambdas {params.lambdas} --smoothing {params.smoothing} --top {params.top} "
+        "python -m reprobe numeracy pmi --sentences {input:q} --sample {params.sample:q} "
+        "--lambdas {params.lambdas:q} --smoothing {params.smoothing:q} --top {params.top:q} "
         "--seed {params.seed:q} --output {output:q} 2> {log:q}"
 
 
@@ -331,7 +331,7 @@ rule numeracy_table:
     shell:
         "python -m reprobe numeracy table --table table{wildcards.n:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} "
-        "{params.rules} {input.scores:q} 2> {log:q}"
+        "{params.rules:q} {input.scores:q} 2> {log:q}"
 
 
 rule numeracy:

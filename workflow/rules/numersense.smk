@@ -41,7 +41,7 @@ rule numersense_core:
         omcs=NS.input_param("omcs"),
         settings=NS.builder_arguments(),
     shell:
-        "python -m reprobe numersense build-core --omcs {params.omcs:q} {params.settings} "
+        "python -m reprobe numersense build-core --omcs {params.omcs:q} {params.settings:q} "
         "--txt {output.txt:q} --tsv {output.tsv:q} --card {output.card:q} "
         "--categories {output.categories:q} --filters {output.filters:q} 2> {log:q}"
 
@@ -67,7 +67,7 @@ rule numersense_all:
         settings=NS.adversarial_arguments(),
     shell:
         "python -m reprobe numersense build-all --core {input.core:q} "
-        "--conceptnet {params.conceptnet:q} {params.settings} --txt {output.txt:q} "
+        "--conceptnet {params.conceptnet:q} {params.settings:q} --txt {output.txt:q} "
         "--tsv {output.tsv:q} --card {output.card:q} 2> {log:q}"
 
 
@@ -119,8 +119,8 @@ rule numersense_released_labels:
         labelled=NS.labelled_arguments,
     shell:
         "python -m reprobe numersense released-labels --rebuilt-core {input.core:q} "
-        "--rebuilt-all {input.all:q} --rebuilt-train {input.train:q} {params.released} "
-        "{params.labelled} --csv {output.csv:q} --md {output.md:q} 2> {log:q}"
+        "--rebuilt-all {input.all:q} --rebuilt-train {input.train:q} {params.released:q} "
+        "{params.labelled:q} --csv {output.csv:q} --md {output.md:q} 2> {log:q}"
 
 
 rule numersense_tiny:
@@ -145,7 +145,7 @@ rule numersense_tiny:
         settings=NS.tiny_options,
         seed=config["seed"],
     shell:
-        "python -m reprobe numersense tiny {params.settings} --omcs {params.omcs:q} "
+        "python -m reprobe numersense tiny {params.settings:q} --omcs {params.omcs:q} "
         "--generics {params.generics:q} --seed {params.seed:q} --output {output:q} 2> {log:q}"
 
 
@@ -173,7 +173,7 @@ rule numersense_finetune:
         device=config["numersense"]["device"],
     shell:
         "python -m reprobe numersense finetune --base {params.base:q} --train {input.train:q} "
-        "--output {output:q} {params.settings} --device {params.device:q} 2> {log:q}"
+        "--output {output:q} {params.settings:q} --device {params.device:q} 2> {log:q}"
 
 
 rule numersense_probe:
@@ -199,7 +199,7 @@ rule numersense_probe:
         run=NS.probe_options(),
         out=NS.probe_folder,
     shell:
-        "python -m reprobe numersense score {params.sets} {params.run} --out {params.out:q} "
+        "python -m reprobe numersense score {params.sets:q} {params.run:q} --out {params.out:q} "
         "2> {log:q}"
 
 
@@ -223,7 +223,7 @@ rule numersense_score_released:
     params:
         row=NS.released_prediction_arguments,
     shell:
-        "python -m reprobe numersense score-released {params.row} --scores {output:q} "
+        "python -m reprobe numersense score-released {params.row:q} --scores {output:q} "
         "2> {log:q}"
 
 
@@ -249,8 +249,8 @@ rule numersense_templates:
         run=NS.run_options(),
         seed=config["seed"],
     shell:
-        "python -m reprobe numersense templates {params.row} --seed {params.seed:q} "
-        "{params.run} --output {output:q} 2> {log:q}"
+        "python -m reprobe numersense templates {params.row:q} --seed {params.seed:q} "
+        "{params.run:q} --output {output:q} 2> {log:q}"
 
 
 rule numersense_table2:
@@ -274,7 +274,7 @@ rule numersense_table2:
         settings=NS.table2_arguments,
     shell:
         "python -m reprobe numersense table2 --variant {wildcards.ns_variant:q} "
-        "{params.settings} --reference {input.reference:q} --csv {output.csv:q} "
+        "{params.settings:q} --reference {input.reference:q} --csv {output.csv:q} "
         "--md {output.md:q} {input.scores:q} 2> {log:q}"
 
 
@@ -346,7 +346,7 @@ rule numersense_figure3:
     shell:
         "python -m reprobe numersense figure3 --categories {input.categories:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --png {output.png:q} "
-        "--no-zero {params.no_zero:q} {params.predictions} 2> {log:q}"
+        "--no-zero {params.no_zero:q} {params.predictions:q} 2> {log:q}"
 
 
 # One paper's tables: `snakemake --cores all numersense`.

@@ -21,13 +21,13 @@ rule wikipedia_plan:
         runtime=60,
     params:
         index=lambda wildcards, input: (
-            f"--index {shlex.quote(str(input.index))}" if input.index else ""
+            ["--index", str(input.index)] if input.index else []
         ),
         shards=WIKI["shards"],
         block_pages=WIKI["block_pages"],
     shell:
-        "python -m reprobe wikipedia plan --dump {input.dump:q} {params.index} "
-        "--shards {params.shards} --block-pages {params.block_pages} "
+        "python -m reprobe wikipedia plan --dump {input.dump:q} {params.index:q} "
+        "--shards {params.shards:q} --block-pages {params.block_pages:q} "
         "--output {output:q} 2> {log:q}"
 
 
@@ -54,7 +54,7 @@ rule wikipedia_shard:
         folder=lambda wildcards, output: Path(output.stats).parent,
     shell:
         "python -m reprobe wikipedia shard --plan {input.plan:q} --dump {input.dump:q} "
-        "--shard {params.shard} --output-dir {params.folder:q} 2> {log:q}"
+        "--shard {params.shard:q} --output-dir {params.folder:q} 2> {log:q}"
 
 
 rule wikipedia_gather:

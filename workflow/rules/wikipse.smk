@@ -40,7 +40,7 @@ rule wikipse_freebase:
     params:
         files=WP.freebase_arguments(),
     shell:
-        "python -m reprobe wikipse freebase {params.files} --types-out {output.types:q} "
+        "python -m reprobe wikipse freebase {params.files:q} --types-out {output.types:q} "
         "--titles-out {output.titles:q} 2> {log:q}"
 
 
@@ -64,7 +64,7 @@ rule wikipse_typing:
     params:
         files=WP.typing_arguments(),
     shell:
-        "python -m reprobe wikipse typing {params.files} --output {output.typed:q} "
+        "python -m reprobe wikipse typing {params.files:q} --output {output.typed:q} "
         "--counts {output.counts:q} --fold-csv {output.fold_csv:q} --fold-md {output.fold_md:q} "
         "--typing-csv {output.typing_csv:q} --typing-md {output.typing_md:q} 2> {log:q}"
 
@@ -99,7 +99,7 @@ rule wikipse_corpus_shard:
     shell:
         "python -m reprobe wikipse corpus-shard --sentences {input.sentences:q} "
         "--links {input.links:q} --redirects {input.redirects:q} --typed {input.typed:q} "
-        "{params.classes} --output-dir {params.folder:q} 2> {log:q}"
+        "{params.classes:q} --output-dir {params.folder:q} 2> {log:q}"
 
 
 rule wikipse_corpus:
@@ -159,7 +159,7 @@ rule wikipse_dataset:
         selection=WP.selection_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse dataset --corpus-dir {params.corpus:q} {params.selection} "
+        "python -m reprobe wikipse dataset --corpus-dir {params.corpus:q} {params.selection:q} "
         "--seed {params.seed:q} --output-dir {params.folder:q} --reference {input.reference:q} "
         "--csv {output.csv:q} --md {output.md:q} 2> {log:q}"
 
@@ -182,7 +182,7 @@ rule wikipse_released:
     params:
         released=WP.released_arguments(),
     shell:
-        "python -m reprobe wikipse released --words {input.words:q} {params.released} "
+        "python -m reprobe wikipse released --words {input.words:q} {params.released:q} "
         "--csv {output.csv:q} --md {output.md:q} 2> {log:q}"
 
 
@@ -205,7 +205,7 @@ rule wikipse_embed:
         settings=WP.embedding_arguments,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse embed {params.settings} --seed {params.seed:q} "
+        "python -m reprobe wikipse embed {params.settings:q} --seed {params.seed:q} "
         "--corpus {params.corpus:q} --output {output:q} 2> {log:q}"
 
 
@@ -242,7 +242,7 @@ rule wikipse_authors_vectors:
     params:
         files=WP.authors_embedding_arguments,
     shell:
-        "python -m reprobe wikipse import-vectors {params.files} --output {output:q} 2> {log:q}"
+        "python -m reprobe wikipse import-vectors {params.files:q} --output {output:q} 2> {log:q}"
 
 
 rule wikipse_aggregate:
@@ -308,9 +308,9 @@ rule wikipse_probe:
         settings=WP.probe_arguments,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse probe {params.splits} {params.ambiguity} "
-        "--vectors {input.vectors:q} {params.settings} --seed {params.seed:q} --scores {output.scores:q} "
-        "--predictions {output.predictions:q} 2> {log:q}"
+        "python -m reprobe wikipse probe {params.splits:q} {params.ambiguity:q} "
+        "--vectors {input.vectors:q} {params.settings:q} --seed {params.seed:q} "
+        "--scores {output.scores:q} --predictions {output.predictions:q} 2> {log:q}"
 
 
 rule wikipse_released_stats:
@@ -334,7 +334,7 @@ rule wikipse_released_stats:
         splits=WP.released_stats_arguments(),
         ambiguity=WP.ambiguity_argument(),
     shell:
-        "python -m reprobe wikipse released-stats {params.splits} {params.ambiguity} "
+        "python -m reprobe wikipse released-stats {params.splits:q} {params.ambiguity:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} 2> {log:q}"
 
 
@@ -356,7 +356,7 @@ rule wikipse_baselines:
         ambiguity=WP.ambiguity_argument(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse baselines {params.splits} {params.ambiguity} "
+        "python -m reprobe wikipse baselines {params.splits:q} {params.ambiguity:q} "
         "--seed {params.seed:q} "
         "--scores {output:q} 2> {log:q}"
 
@@ -383,7 +383,7 @@ rule wikipse_table:
     params:
         ambiguity=WP.ambiguity_argument(),
     shell:
-        "python -m reprobe wikipse table --table {wildcards.wp_table:q} {params.ambiguity} "
+        "python -m reprobe wikipse table --table {wildcards.wp_table:q} {params.ambiguity:q} "
         "--variant {wildcards.wp_variant:q} --reference {input.reference:q} --csv {output.csv:q} "
         "--md {output.md:q} {input.scores:q} 2> {log:q}"
 
@@ -411,8 +411,8 @@ rule wikipse_variants_table:
         ambiguity=WP.ambiguity_argument(),
         scores=WP.variants_arguments,
     shell:
-        "python -m reprobe wikipse variants --table {wildcards.wp_table:q} {params.ambiguity} "
-        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {params.scores} "
+        "python -m reprobe wikipse variants --table {wildcards.wp_table:q} {params.ambiguity:q} "
+        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {params.scores:q} "
         "2> {log:q}"
 
 
@@ -432,7 +432,7 @@ rule wikipse_public:
         arguments=WP.public_arguments,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse public {params.arguments} --seed {params.seed:q} "
+        "python -m reprobe wikipse public {params.arguments:q} --seed {params.seed:q} "
         "--scores {output:q} 2> {log:q}"
 
 
@@ -452,7 +452,7 @@ rule wikipse_nlp:
         arguments=WP.nlp_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse nlp {params.arguments} --seed {params.seed:q} "
+        "python -m reprobe wikipse nlp {params.arguments:q} --seed {params.seed:q} "
         "--scores {output:q} 2> {log:q}"
 
 
@@ -473,7 +473,7 @@ rule wikipse_mc:
         arguments=WP.mc_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse mc {params.arguments} --seed {params.seed:q} "
+        "python -m reprobe wikipse mc {params.arguments:q} --seed {params.seed:q} "
         "--scores {output:q} 2> {log:q}"
 
 
@@ -520,7 +520,7 @@ rule wikipse_similarity:
         arguments=WP.similarity_arguments(),
     shell:
         "python -m reprobe wikipse similarity --reference {input.reference:q} "
-        "--csv {output.csv:q} --md {output.md:q} {params.arguments} 2> {log:q}"
+        "--csv {output.csv:q} --md {output.md:q} {params.arguments:q} 2> {log:q}"
 
 
 rule wikipse_analyses:
@@ -542,7 +542,7 @@ rule wikipse_analyses:
         out=lambda wildcards, output: Path(output[0]).parent,
     shell:
         "python -m reprobe wikipse analyses --word-vectors {input.vectors:q} "
-        "--output-dir {params.out:q} {params.arguments} 2> {log:q}"
+        "--output-dir {params.out:q} {params.arguments:q} 2> {log:q}"
 
 
 # Tables 5-7 and Figures 3-6 once more for embeddings trained on the authors' corpus, on the
@@ -633,7 +633,7 @@ rule wikipse_supersense_dataset:
         folder=lambda wildcards, output: Path(output.card).parent,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse supersense-dataset {params.arguments} "
+        "python -m reprobe wikipse supersense-dataset {params.arguments:q} "
         "--seed {params.seed:q} --output-dir {params.folder:q} 2> {log:q}"
 
 
@@ -658,7 +658,7 @@ rule wikipse_supersense_probe:
         seed=config["seed"],
     shell:
         "python -m reprobe wikipse supersense-probe --train {input.train:q} --test {input.test:q} "
-        "{params.arguments} --seed {params.seed:q} --scores {output:q} 2> {log:q}"
+        "{params.arguments:q} --seed {params.seed:q} --scores {output:q} 2> {log:q}"
 
 
 rule wikipse_table8:

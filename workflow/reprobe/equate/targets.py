@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -244,10 +243,10 @@ class EquateTargets:
         """One Pushshift dump (a source instance)."""
         return self.raw_target(wildcards.dump)
 
-    def stresstest_options(self) -> str:
-        """The Stress Test's sample size option, when one is configured."""
+    def stresstest_options(self) -> list[str]:
+        """The Stress Test's sample size option, when one is configured, as argument tokens."""
         cap = self.equate["stresstest"]["max_premises"]
-        return f"--max-premises {cap}" if cap else ""
+        return ["--max-premises", str(cap)] if cap else []
 
     # -- evaluation sets --------------------------------------------------------------------
 
@@ -285,10 +284,9 @@ class EquateTargets:
         files = self.equate["neural"][self.rows[wildcards.model][0]]["files"]
         return {filename: self.raw_file(source) for filename, source in files.items()}
 
-    def checkpoint_arguments(self, wildcards: Any) -> str:
-        """`reprobe equate checkpoint`'s NAME=PATH arguments, shell-quoted."""
-        return " ".join(shlex.quote(f"{name}={path}")
-                        for name, path in self.checkpoint_files(wildcards).items())
+    def checkpoint_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe equate checkpoint`'s NAME=PATH arguments, as argument tokens."""
+        return [f"{name}={path}" for name, path in self.checkpoint_files(wildcards).items()]
 
     # -- scores -----------------------------------------------------------------------------
 
@@ -318,23 +316,24 @@ class EquateTargets:
             return qreas_arguments(name, self.equate["qreas"])
         return []
 
-    def score_arguments(self, wildcards: Any) -> str:
-        """The `reprobe equate score` arguments particular to a row, shell-quoted."""
+    def score_arguments(self, wildcards: Any) -> list[str]:
+        """The `reprobe equate score` arguments particular to a row, as argument tokens."""
         name, kind = self.rows[wildcards.model]
         arguments = ["--kind", kind, "--model", name]
         for option, read in self.score_reads(wildcards).items():
             arguments += [option_flag(option), read.path]
-        return shlex.join([*arguments, *self.row_settings(wildcards.model)])
+        return [*arguments, *self.row_settings(wildcards.model)]
 
     def score_shards(self, wildcards: Any) -> list[str]:
         """The shard predictions a score job gathers (empty when the set is one job)."""
         return score_shard_files(RESULTS, wildcards.variant, wildcards.test_set,
                                  wildcards.model, self.equate["score_shards"])
 
-    def gather_options(self, wildcards: Any) -> str:
-        """The option that makes a score job gather its shards (none for a one-job set)."""
+    def gather_options(self, wildcards: Any) -> list[str]:
+        """The option that makes a score job gather its shards (none for a one-job set), as
+        argument tokens."""
         shards = self.score_shards(wildcards)
-        return f"--from-shards {' '.join(shards)}" if shards else ""
+        return ["--from-shards", *shards] if shards else []
 
     def _score_resource(self, model: str, name: str) -> int:
         """One resource of a score job, by whether the row is a fetched checkpoint."""
@@ -367,11 +366,11 @@ class EquateTargets:
         """The Q-REAS predictions one Table 6 reads (its variant's)."""
         return list(self.qreas_predictions(wildcards.variant).values())
 
-    def table_options(self, wildcards: Any) -> str:
-        """`reprobe equate table6`'s --qreas-predictions arguments, shell-quoted."""
-        return shlex.join([word for (test_set, name), path
-                           in self.qreas_predictions(wildcards.variant).items()
-                           for word in ("--qreas-predictions", f"{test_set}/{name}={path}")])
+    def table_options(self, wildcards: Any) -> list[str]:
+        """`reprobe equate table6`'s --qreas-predictions arguments, as argument tokens."""
+        return [word for (test_set, name), path
+                in self.qreas_predictions(wildcards.variant).items()
+                for word in ("--qreas-predictions", f"{test_set}/{name}={path}")]
 
     def table_scores(self, wildcards: Any) -> list[str]:
         """The score files of one Table 6 (its variant's)."""

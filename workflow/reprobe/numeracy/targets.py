@@ -42,11 +42,12 @@ def retrained_models(families: list[str]) -> dict[str, tuple[str, str]]:
     }
 
 
-def contrastive_test_flags(numeracy: Mapping[str, Any]) -> str:
-    """The options that fix which contrastive tests exist (tie-break, OVA's equidistant rule)."""
+def contrastive_test_flags(numeracy: Mapping[str, Any]) -> list[str]:
+    """The options that fix which contrastive tests exist (tie-break, OVA's equidistant rule),
+    as argument tokens."""
     ova = ("--ova-exclude-equidistant" if numeracy["ova_exclude_equidistant"]
            else "--no-ova-exclude-equidistant")
-    return f"--tie-break {numeracy['tie_break']} {ova}"
+    return ["--tie-break", str(numeracy["tie_break"]), ova]
 
 
 def numerals_of(models: Any) -> list[str]:
@@ -94,11 +95,11 @@ class NumeracyTargets:
         """A corpus part's position (it seeds that part's sample)."""
         return list(self.corpus_parts).index(wildcards.part)
 
-    def select_options(self) -> str:
-        """The Num/All selection options: the sentence cap and lowercasing."""
+    def select_options(self) -> list[str]:
+        """The Num/All selection options: the sentence cap and lowercasing, as argument tokens."""
         cap = self.numeracy["max_sentences"]
-        return " ".join(filter(None, [f"--max-sentences {cap}" if cap else "",
-                                      "--lowercase" if self.numeracy["lowercase"] else ""]))
+        return [*(["--max-sentences", str(cap)] if cap else []),
+                *(["--lowercase"] if self.numeracy["lowercase"] else [])]
 
     # -- models -----------------------------------------------------------------------------
 
@@ -161,9 +162,10 @@ class NumeracyTargets:
         are per model, and their random rows are in Table 3."""
         return [f"{RESULTS}/tests/retrained-num"] if wildcards.role == RETRAINED_ROLE else []
 
-    def random_num_option(self, wildcards: Any, input: Any) -> str:
-        """The `--num` option of a random row, when it has numeration tests."""
-        return f"--num {input.num}" if input.num else ""
+    def random_num_option(self, wildcards: Any, input: Any) -> list[str]:
+        """The `--num` option of a random row, when it has numeration tests, as argument
+        tokens."""
+        return ["--num", *input.num] if input.num else []
 
     def random_row(self, wildcards: Any) -> str:
         """The random row's name in its table."""

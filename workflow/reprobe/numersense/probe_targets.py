@@ -4,7 +4,6 @@ each set is scored against, the score files each table reads."""
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -111,9 +110,9 @@ class ProbeTargets:
         built = self.built_model(row.model)
         return {**inputs, "model": built[0]} if built else inputs
 
-    def probe_arguments(self, wildcards: Any) -> str:
+    def probe_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe numersense score` arguments of one row: the model and protocol, then one
-        `--set`, `--gold`, `--name` per set, shell-quoted."""
+        `--set`, `--gold`, `--name` per set, as argument tokens."""
         row = self.probe_rows[wildcards.ns_row]
         arguments = ["--row", row.name, "--type", row.kind, "--protocol", row.protocol,
                      "--model", self.model_location(row.model)]
@@ -121,23 +120,23 @@ class ProbeTargets:
             reads = self.probe_reads(variant, test_set)
             arguments += ["--set", reads["probes"].path, "--gold", reads["gold"].path,
                           "--name", f"{variant}-{test_set}"]
-        return shlex.join(arguments)
+        return arguments
 
     def probe_folder(self, wildcards: Any) -> str:
         """The folder a probe job writes its predictions and scores into."""
         return f"{RESULTS}/probe/{wildcards.ns_row}"
 
-    def run_options(self) -> str:
-        """Batch size, device and precision of a probing or template job, shell-quoted."""
+    def run_options(self) -> list[str]:
+        """Batch size, device and precision of a probing or template job, as argument tokens."""
         options = ["--batch-size", str(self.ns["batch_size"]), "--device", self.ns["device"]]
         if self.ns["precision"]:
             options += ["--precision", self.ns["precision"]]
-        return shlex.join(options)
+        return options
 
-    def probe_options(self) -> str:
-        """A probing job's run options and BOS setting (clean protocol, causal LMs), quoted."""
-        return shlex.join([*shlex.split(self.run_options()),
-                           "--bos" if self.ns["clean_bos"] else "--no-bos"])
+    def probe_options(self) -> list[str]:
+        """A probing job's run options and BOS setting (clean protocol, causal LMs), as argument
+        tokens."""
+        return [*self.run_options(), "--bos" if self.ns["clean_bos"] else "--no-bos"]
 
     def score_files(self, variant: str) -> list[str]:
         """Every score file of one variant: each row on each set, and for the released variant
@@ -157,12 +156,13 @@ class ProbeTargets:
         """Every score file of both variants (the conventions table)."""
         return [*self.score_files("rebuilt"), *self.score_files("released")]
 
-    def table2_arguments(self, wildcards: Any) -> str:
-        """`reprobe numersense table2` options: the convention, and the gold's origin."""
+    def table2_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe numersense table2` options: the convention, and the gold's origin, as
+        argument tokens."""
         arguments = ["--no-zero", self.ns["no_zero"]]
         if wildcards.ns_variant == "released" and self.gold_note():
             arguments += ["--gold", self.gold_note()]
-        return shlex.join(arguments)
+        return arguments
 
     def released_prediction(self, wildcards: Any) -> str:
         """What Snakemake tracks for the authors' predictions of one row and set."""
@@ -173,12 +173,12 @@ class ProbeTargets:
         rows = {slug(row): sets for row, sets in self.predictions.items()}
         return rows[wildcards.ns_model][wildcards.ns_set]
 
-    def released_prediction_arguments(self, wildcards: Any) -> str:
-        """`reprobe numersense score-released` arguments, shell-quoted."""
+    def released_prediction_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe numersense score-released` arguments, as argument tokens."""
         row = next(r for r in self.predictions if slug(r) == wildcards.ns_model)
-        return shlex.join(["--row", row + RELEASED_SUFFIX, "--set", wildcards.ns_set,
-                           "--predictions", self.source(self._prediction_spec(wildcards)).path,
-                           "--gold", self.gold_file(wildcards.ns_set).path])
+        return ["--row", row + RELEASED_SUFFIX, "--set", wildcards.ns_set,
+                "--predictions", self.source(self._prediction_spec(wildcards)).path,
+                "--gold", self.gold_file(wildcards.ns_set).path]
 
     def released_prediction_gold(self, wildcards: Any) -> str:
         """What Snakemake tracks of the labels the authors' predictions are scored against."""
@@ -197,6 +197,6 @@ class ProbeTargets:
         return {name: self.probe_file(row_slug, "rebuilt", "core", "jsonl")
                 for name, row_slug in first.values()}
 
-    def figure_arguments(self) -> str:
-        """`ROW=PREDICTIONS` arguments of Figure 3, shell-quoted."""
-        return shlex.join(f"{name}={path}" for name, path in self.figure_predictions().items())
+    def figure_arguments(self) -> list[str]:
+        """`ROW=PREDICTIONS` arguments of Figure 3, as argument tokens."""
+        return [f"{name}={path}" for name, path in self.figure_predictions().items()]

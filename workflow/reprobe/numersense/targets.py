@@ -8,7 +8,6 @@ a rule can name them directly as input or params functions.
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -212,14 +211,14 @@ class NumerSenseTargets(ProbeTargets):
         """What Snakemake tracks of the released core and all files configured."""
         return [self.released_file(n).target for n in TEST_SETS if n in self.released]
 
-    def released_arguments(self) -> str:
+    def released_arguments(self) -> list[str]:
         """`--released-<set> PATH` for each configured released file and `--gold-<set> PATH`
-        for each configured gold file, shell-quoted."""
+        for each configured gold file, as argument tokens."""
         gold = {name: self.source(self.gold[name]) for name in TEST_SETS if name in self.gold}
-        return shlex.join([part for name, read in self.released_reads().items()
-                           for part in (f"--released-{name}", read.path)]
-                          + [part for name, read in gold.items()
-                             for part in (f"--gold-{name}", read.path)])
+        return ([part for name, read in self.released_reads().items()
+                 for part in (f"--released-{name}", read.path)]
+                + [part for name, read in gold.items()
+                   for part in (f"--gold-{name}", read.path)])
 
     def gold_targets(self) -> list[str]:
         """What Snakemake tracks of the configured gold files."""
@@ -245,11 +244,11 @@ class NumerSenseTargets(ProbeTargets):
         """The config of a (not fine-tuned) model row, by slug."""
         return self.ns["models"][self.rows[model][0]]
 
-    def tiny_options(self, wildcards: Any) -> str:
-        """`reprobe numersense tiny` options of a tiny row."""
+    def tiny_options(self, wildcards: Any) -> list[str]:
+        """`reprobe numersense tiny` options of a tiny row, as argument tokens."""
         tiny = self.spec(wildcards.ns_model)["tiny"]
-        return shlex.join([part for key, value in sorted(tiny.items())
-                           for part in (f"--{key.replace('_', '-')}", str(value))])
+        return [part for key, value in sorted(tiny.items())
+                for part in (f"--{key.replace('_', '-')}", str(value))]
 
     def model_location(self, model: str) -> str:
         """Where a row's model is loaded from: a folder built here, a local folder, a hub name."""
@@ -281,42 +280,44 @@ class NumerSenseTargets(ProbeTargets):
         """The per-row object-bias results Table 3 reads."""
         return [f"{RESULTS}/templates/{model}.csv" for model in self.template_rows]
 
-    def template_arguments(self, wildcards: Any) -> str:
-        """`reprobe numersense templates` arguments of one row, shell-quoted."""
+    def template_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe numersense templates` arguments of one row, as argument tokens."""
         name, _ = self.rows[wildcards.ns_model]
-        return shlex.join(["--row", name, "--model", self.model_location(wildcards.ns_model),
-                           "--words", str(self.ns["templates"]["words"])])
+        return ["--row", name, "--model", self.model_location(wildcards.ns_model),
+                "--words", str(self.ns["templates"]["words"])]
 
     # -- builders ---------------------------------------------------------------------------
 
-    def builder_arguments(self) -> str:
-        """`reprobe numersense build-core` settings, shell-quoted (lists and maps as JSON)."""
+    def builder_arguments(self) -> list[str]:
+        """`reprobe numersense build-core` settings, as argument tokens (lists and maps as
+        JSON)."""
         builder = self.ns["builder"]
-        return shlex.join(["--min-tokens", str(builder["min_tokens"]),
-                           "--max-tokens", str(builder["max_tokens"]),
-                           "--phrases", json.dumps(builder["non_numeric_phrases"]),
-                           "--lexicon", json.dumps(builder["lexicon"])])
+        return ["--min-tokens", str(builder["min_tokens"]),
+                "--max-tokens", str(builder["max_tokens"]),
+                "--phrases", json.dumps(builder["non_numeric_phrases"]),
+                "--lexicon", json.dumps(builder["lexicon"])]
 
-    def adversarial_arguments(self) -> str:
-        """`reprobe numersense build-all` settings, shell-quoted."""
+    def adversarial_arguments(self) -> list[str]:
+        """`reprobe numersense build-all` settings, as argument tokens."""
         adversarial = self.ns["adversarial"]
-        return shlex.join(["--relations", json.dumps(adversarial["relations"]),
-                           "--min-weight", str(adversarial["min_weight"]),
-                           "--variants", str(adversarial["variants"])])
+        return ["--relations", json.dumps(adversarial["relations"]),
+                "--min-weight", str(adversarial["min_weight"]),
+                "--variants", str(adversarial["variants"])]
 
-    def finetune_arguments(self) -> str:
-        """`reprobe numersense finetune` settings, shell-quoted."""
+    def finetune_arguments(self) -> list[str]:
+        """`reprobe numersense finetune` settings, as argument tokens."""
         finetune = self.ns["finetune"]
         layout = "sentences" if finetune["train_set"] == "authors" else "labelled"
-        return shlex.join(["--format", layout, "--procedure", finetune["procedure"],
-                           *[part for key in ("epochs", "batch_size", "max_length", "lr", "seed")
-                             for part in (f"--{key.replace('_', '-')}", str(finetune[key]))]])
+        return ["--format", layout, "--procedure", finetune["procedure"],
+                *[part for key in ("epochs", "batch_size", "max_length", "lr", "seed")
+                  for part in (f"--{key.replace('_', '-')}", str(finetune[key]))]]
 
-    def labelled_arguments(self, wildcards: Any, output: Any) -> str:
-        """`--labelled-<set> PATH` for each labelled released file the rule writes."""
+    def labelled_arguments(self, wildcards: Any, output: Any) -> list[str]:
+        """`--labelled-<set> PATH` for each labelled released file the rule writes, as argument
+        tokens."""
         names = [name for name in TEST_SETS if name in self.released]
-        return shlex.join([part for name, path in zip(names, output.labelled, strict=True)
-                           for part in (f"--labelled-{name}", path)])
+        return [part for name, path in zip(names, output.labelled, strict=True)
+                for part in (f"--labelled-{name}", path)]
 
     def labelled_files(self) -> list[str]:
         """The released test sets with the builder's labels, one per released core/all file."""

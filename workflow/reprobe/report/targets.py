@@ -10,7 +10,6 @@ command, since the tables are built after them) the cards under `data/processed/
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -114,15 +113,14 @@ class ReportTargets:
                        **({"named": False} if name in unnamed else {})}
                 for name in self.sources[paper]}
 
-    def arguments(self, wildcards: Any) -> str:
-        """Params: the `reprobe report page` options for the page, shell-quoted."""
+    def arguments(self, wildcards: Any) -> list[str]:
+        """Params: the `reprobe report page` options for the page, as argument tokens."""
         paper = wildcards.paper
-        words = ["--title", self.title(paper),
-                 "--tolerance", str(self.config["report"]["tolerance"]),
-                 "--cards-under", f"{DATA}/{paper}",
-                 "--config-json", json.dumps(self.page_config(paper), ensure_ascii=False),
-                 "--sources-json", json.dumps(self.page_sources(paper), ensure_ascii=False)]
-        return " ".join(shlex.quote(word) for word in words)
+        return ["--title", self.title(paper),
+                "--tolerance", str(self.config["report"]["tolerance"]),
+                "--cards-under", f"{DATA}/{paper}",
+                "--config-json", json.dumps(self.page_config(paper), ensure_ascii=False),
+                "--sources-json", json.dumps(self.page_sources(paper), ensure_ascii=False)]
 
     def labels(self, wildcards: Any) -> dict[str, str]:
         """The report listing's columns for a page: the paper's folder, its tables, how many

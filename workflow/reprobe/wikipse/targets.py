@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
@@ -190,13 +189,13 @@ class WikiPseTargets(TaskTargets):
             return {}
         return {name: read.target for name, read in self.typing_reads().items()}
 
-    def typing_arguments(self) -> str:
-        """`reprobe wikipse typing` options: its files and the fold (JSON), shell-quoted."""
+    def typing_arguments(self) -> list[str]:
+        """`reprobe wikipse typing` options: its files and the fold (JSON), as argument tokens."""
         if not self.rebuild:
-            return ""
+            return []
         arguments = [part for name, read in self.typing_reads().items()
                      for part in (f"--{name.replace('_', '-')}", read.path)]
-        return shlex.join([*arguments, "--fold", json.dumps(self.wp["fold"])])
+        return [*arguments, "--fold", json.dumps(self.wp["fold"])]
 
     def freebase_reads(self) -> dict[str, Read]:
         """The Freebase job's files: the dump, types.map and the optional MID → title TSV."""
@@ -212,13 +211,13 @@ class WikiPseTargets(TaskTargets):
             return {}
         return {name: read.target for name, read in self.freebase_reads().items()}
 
-    def freebase_arguments(self) -> str:
-        """`reprobe wikipse freebase` options, shell-quoted (none unless the method is
+    def freebase_arguments(self) -> list[str]:
+        """`reprobe wikipse freebase` options, as argument tokens (none unless the method is
         freebase)."""
         if self.typing.get("method") != "freebase":
-            return ""
-        return shlex.join([part for name, read in self.freebase_reads().items()
-                           for part in (f"--{name.replace('_', '-')}", read.path)])
+            return []
+        return [part for name, read in self.freebase_reads().items()
+                for part in (f"--{name.replace('_', '-')}", read.path)]
 
     def shard_files(self, name: str) -> list[str]:
         """One file of every corpus shard, in shard order."""
@@ -229,11 +228,12 @@ class WikiPseTargets(TaskTargets):
         return [self.source(self.released["classes"]).target] if "classes" in self.released \
             else []
 
-    def class_order_option(self) -> str:
-        """`--class-order PATH` when the released class list is configured."""
+    def class_order_option(self) -> list[str]:
+        """`--class-order PATH` when the released class list is configured, as argument
+        tokens."""
         if "classes" not in self.released:
-            return ""
-        return shlex.join(["--class-order", self.source(self.released["classes"]).path])
+            return []
+        return ["--class-order", self.source(self.released["classes"]).path]
 
     def released_reads(self) -> dict[str, Read]:
         """The released train/test files configured."""
@@ -248,29 +248,29 @@ class WikiPseTargets(TaskTargets):
         """The released train and test files, when both are configured."""
         return self.split_files("released") if {"train", "test"} <= set(self.released) else []
 
-    def released_arguments(self) -> str:
-        """`--released-<split> PATH` options, shell-quoted."""
-        return shlex.join([part for split, read in self.released_reads().items()
-                           for part in (f"--released-{split}", read.path)])
+    def released_arguments(self) -> list[str]:
+        """`--released-<split> PATH` options, as argument tokens."""
+        return [part for split, read in self.released_reads().items()
+                for part in (f"--released-{split}", read.path)]
 
-    def selection_arguments(self) -> str:
-        """`reprobe wikipse dataset` selection options."""
+    def selection_arguments(self) -> list[str]:
+        """`reprobe wikipse dataset` selection options, as argument tokens."""
         selection = self.wp["selection"]
         arguments = ["--min-frequency", str(self.wp["min_frequency"])]
         for key in ("single_per_split", "multi_per_split"):
             if selection[key] is not None:
                 arguments += [f"--{key.replace('_', '-')}", str(selection[key])]
-        return shlex.join(arguments)
+        return arguments
 
-    def embedding_arguments(self, wildcards: Any) -> str:
-        """`reprobe wikipse embed` settings of one embedding, shell-quoted."""
+    def embedding_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe wikipse embed` settings of one embedding, as argument tokens."""
         settings = self.wp["embeddings"]
         arguments = ["--model", wildcards.wp_model, "--dim", wildcards.wp_dim]
         for key in ("window", "negative", "epochs", "min_count", "sample", "alpha", "workers"):
             arguments += [f"--{key.replace('_', '-')}", str(settings[key])]
         if settings["wang2vec"] and wildcards.wp_model in settings["wang2vec_models"]:
             arguments += ["--wang2vec", settings["wang2vec"]]
-        return shlex.join(arguments)
+        return arguments
 
     def workers(self) -> int:
         """Threads of an embedding job."""
@@ -292,13 +292,13 @@ class WikiPseTargets(TaskTargets):
                     ] + self.class_order_file()
         return self.split_files("rebuilt")
 
-    def split_arguments(self, wildcards: Any) -> str:
+    def split_arguments(self, wildcards: Any) -> list[str]:
         """`--train PATH --test PATH` of a dataset variant, and for the released files the
-        class list to check them against (`--classes`), when configured."""
+        class list to check them against (`--classes`), when configured, as argument tokens."""
         train, test = self.split_files(wildcards.wp_variant)
         known = ["--classes", self.source(self.released["classes"]).path] \
             if wildcards.wp_variant != "rebuilt" and "classes" in self.released else []
-        return shlex.join(["--train", train, "--test", test, *known])
+        return ["--train", train, "--test", test, *known]
 
     def released_stats_inputs(self) -> list[str]:
         """What the released splits' statistics track: the released files and class list
@@ -307,24 +307,26 @@ class WikiPseTargets(TaskTargets):
             return []
         return self.split_inputs(SimpleNamespace(wp_variant="released"))
 
-    def released_stats_arguments(self) -> str:
-        """`--train PATH --test PATH [--classes PATH]` of the released files, shell-quoted."""
+    def released_stats_arguments(self) -> list[str]:
+        """`--train PATH --test PATH [--classes PATH]` of the released files, as argument
+        tokens."""
         if not self.released_words():
-            return ""
+            return []
         return self.split_arguments(SimpleNamespace(wp_variant="released"))
 
-    def ambiguity_argument(self) -> str:
-        """`--ambiguity READING`: what makes a word multi-class (wikipse.probes.ambiguity)."""
-        return shlex.join(["--ambiguity", self.wp["probes"]["ambiguity"]])
+    def ambiguity_argument(self) -> list[str]:
+        """`--ambiguity READING`: what makes a word multi-class (wikipse.probes.ambiguity), as
+        argument tokens."""
+        return ["--ambiguity", self.wp["probes"]["ambiguity"]]
 
     def row_name(self, wildcards: Any) -> str:
         """Tables 2 and 4's row of a probed embedding: `SSKIP unifΣ`."""
         return f"{MODEL_NAMES[wildcards.wp_model]} {PROBED[wildcards.wp_kind]}"
 
-    def probe_arguments(self, wildcards: Any) -> str:
-        """`reprobe wikipse probe` settings of one embedding, shell-quoted."""
-        return shlex.join(["--row", self.row_name(wildcards), "--dim", wildcards.wp_dim,
-                           *self.classifier_arguments()])
+    def probe_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe wikipse probe` settings of one embedding, as argument tokens."""
+        return ["--row", self.row_name(wildcards), "--dim", wildcards.wp_dim,
+                *self.classifier_arguments()]
 
     def classifier_arguments(self) -> list[str]:
         """The classifiers and their settings, as `reprobe wikipse probe|public` take them."""
@@ -351,11 +353,11 @@ class WikiPseTargets(TaskTargets):
         return [path for variant in self.variants for path in self.probe_scores(
             SimpleNamespace(wp_variant=variant, wp_table=wildcards.wp_table))]
 
-    def variants_arguments(self, wildcards: Any) -> str:
-        """`VARIANT=PATH` of every score file of Table 2 or 4, shell-quoted."""
-        return shlex.join(f"{variant}={path}" for variant in self.variants
-                          for path in self.probe_scores(
-                              SimpleNamespace(wp_variant=variant, wp_table=wildcards.wp_table)))
+    def variants_arguments(self, wildcards: Any) -> list[str]:
+        """`VARIANT=PATH` of every score file of Table 2 or 4, as argument tokens."""
+        return [f"{variant}={path}" for variant in self.variants
+                for path in self.probe_scores(
+                    SimpleNamespace(wp_variant=variant, wp_table=wildcards.wp_table))]
 
     def probed_in(self, variant: str) -> list[str]:
         """The embeddings a variant probes: ours (trained here or on the authors' corpora), or
@@ -394,10 +396,11 @@ class WikiPseTargets(TaskTargets):
         """What the import of one of the authors' embeddings tracks."""
         return self.authors_embedding(wildcards)[0].target
 
-    def authors_embedding_arguments(self, wildcards: Any) -> str:
-        """`reprobe wikipse import-vectors` options of one of the authors' embeddings."""
+    def authors_embedding_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe wikipse import-vectors` options of one of the authors' embeddings, as
+        argument tokens."""
         read, fmt = self.authors_embedding(wildcards)
-        return shlex.join(["--input", read.path, "--format", fmt])
+        return ["--input", read.path, "--format", fmt]
 
     def analysis_predictions(self, variant: str = "rebuilt") -> dict[str, str]:
         """Series → predictions of the analysed model at its largest dimension."""
@@ -406,15 +409,16 @@ class WikiPseTargets(TaskTargets):
         return {f"{MODEL_NAMES[model]} {PROBED[kind]}":
                 f"{RESULTS}/probes/{variant}/{model}-{kind}-{dim}.npz" for kind in PROBED}
 
-    def analysis_arguments(self, variant: str = "rebuilt") -> str:
+    def analysis_arguments(self, variant: str = "rebuilt") -> list[str]:
         """`SERIES=PATH` arguments of the analyses, and the variant's train and test files
-        and ambiguity reading, shell-quoted."""
+        and ambiguity reading, as argument tokens (no `--suffix` for the rebuild, whose is empty:
+        Snakemake's :q drops an empty token instead of quoting it)."""
         if variant not in self.variants:
-            return ""
-        splits = shlex.split(self.split_arguments(SimpleNamespace(wp_variant=variant)))
-        return shlex.join([*splits, *shlex.split(self.ambiguity_argument()),
-                           "--suffix", variant_suffix(variant),
-                           *(f"{k}={v}" for k, v in self.analysis_predictions(variant).items())])
+            return []
+        suffix = variant_suffix(variant)
+        return [*self.split_arguments(SimpleNamespace(wp_variant=variant)),
+                *self.ambiguity_argument(), *(["--suffix", suffix] if suffix else []),
+                *(f"{k}={v}" for k, v in self.analysis_predictions(variant).items())]
 
     def analysis_inputs(self, variant: str = "rebuilt") -> dict[str, Any]:
         """What the analyses job tracks: the predictions, the splits and the word vectors
@@ -446,14 +450,14 @@ class WikiPseTargets(TaskTargets):
         return {f"{MODEL_NAMES[model]} {PROBED[kind]} {dim}":
                 f"{VECTOR_FOLDERS[variant]}/{model}-{kind}-{dim}" for kind in PROBED}
 
-    def public_arguments(self, wildcards: Any) -> str:
-        """`reprobe wikipse public` arguments, shell-quoted."""
+    def public_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe wikipse public` arguments, as argument tokens."""
         public = [f"{name}={self.source(spec).path}:{spec['format']}"
                   for name, spec in self.wp["public"].items()]
         ours = [f"{name}={path}"
                 for name, path in self.public_ours(wildcards.wp_variant).items()]
-        return shlex.join([*shlex.split(self.split_arguments(wildcards)), "--public", *public,
-                           "--ours", *ours, *self.classifier_arguments()])
+        return [*self.split_arguments(wildcards), "--public", *public,
+                "--ours", *ours, *self.classifier_arguments()]
 
     def resources(self, rule: str) -> dict[str, Any]:
         """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the configured data."""

@@ -4,7 +4,6 @@ the part of `WikiPseTargets` beyond the S-class and ambiguity probes."""
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -80,13 +79,12 @@ class TaskTargets:
         return ["--ours", *(f"{k}={v}" for k, v in self.nlp_ours(variant).items()),
                 *(["--public", *public] if public else [])]
 
-    def nlp_arguments(self, variant: str = "rebuilt") -> str:
-        """`reprobe wikipse nlp` arguments, shell-quoted."""
+    def nlp_arguments(self, variant: str = "rebuilt") -> list[str]:
+        """`reprobe wikipse nlp` arguments, as argument tokens."""
         tasks = {task: {role: self.source(spec).path for role, spec in files.items()}
                  for task, files in self.wp["senteval"]["tasks"].items()}
-        return shlex.join(["--tasks", json.dumps(tasks), "--folds",
-                           str(self.wp["senteval"]["folds"]),
-                           *self.table5_embeddings(variant)])
+        return ["--tasks", json.dumps(tasks), "--folds", str(self.wp["senteval"]["folds"]),
+                *self.table5_embeddings(variant)]
 
     def table5_scores(self, variant: str = "rebuilt") -> list[str]:
         """Table 5's score files: the sentence tasks' and MC's, those the config asks for."""
@@ -101,17 +99,17 @@ class TaskTargets:
             return []
         return self._table5_inputs(list(self.wp["mention_typing"]["files"].values()), variant)
 
-    def mc_arguments(self, variant: str = "rebuilt") -> str:
-        """`reprobe wikipse mc` arguments, shell-quoted (empty when MC is not configured)."""
+    def mc_arguments(self, variant: str = "rebuilt") -> list[str]:
+        """`reprobe wikipse mc` arguments, as argument tokens (none when MC is not configured)."""
         typing = self.wp.get("mention_typing")
         if not typing:
-            return ""
+            return []
         splits = [f"--{split}={self.source(typing['files'][split]).path}"
                   for split in ("train", "dev", "test")]
-        return shlex.join([*splits, "--context", str(typing["context"]),
-                           *(["--lowercase"] if typing["lowercase"] else []),
-                           "--settings", json.dumps(typing["typer"], sort_keys=True),
-                           *self.table5_embeddings(variant)])
+        return [*splits, "--context", str(typing["context"]),
+                *(["--lowercase"] if typing["lowercase"] else []),
+                "--settings", json.dumps(typing["typer"], sort_keys=True),
+                *self.table5_embeddings(variant)]
 
     def mc_gpus(self) -> int:
         """GPUs the MC job asks the cluster for: one when the typer trains on `cuda`."""
@@ -129,12 +127,12 @@ class TaskTargets:
         return [*(self.raw_target(spec["source"]) for spec in self.wp["similarity"].values()),
                 *self.similarity_vectors(variant).values()]
 
-    def similarity_arguments(self, variant: str = "rebuilt") -> str:
-        """`--datasets JSON` and `MODEL DIM=PATH` arguments of Table 6, shell-quoted."""
+    def similarity_arguments(self, variant: str = "rebuilt") -> list[str]:
+        """`--datasets JSON` and `MODEL DIM=PATH` arguments of Table 6, as argument tokens."""
         datasets = {name: {"path": self.source(spec).path, "kind": spec["kind"]}
                     for name, spec in self.wp["similarity"].items()}
-        return shlex.join(["--variant", variant, "--datasets", json.dumps(datasets),
-                           *(f"{k}={v}" for k, v in self.similarity_vectors(variant).items())])
+        return ["--variant", variant, "--datasets", json.dumps(datasets),
+                *(f"{k}={v}" for k, v in self.similarity_vectors(variant).items())]
 
     def supersense_inputs(self) -> dict[str, str]:
         """What Table 8's jobs track of the config: the corpus folder and the embeddings."""
@@ -143,22 +141,24 @@ class TaskTargets:
         return {name: self.source(self.wp["supersense"][name]).target
                 for name in ("corpus", "embeddings")}
 
-    def supersense_dataset_arguments(self) -> str:
-        """`reprobe wikipse supersense-dataset` options: the corpus and the selection."""
+    def supersense_dataset_arguments(self) -> list[str]:
+        """`reprobe wikipse supersense-dataset` options: the corpus and the selection, as
+        argument tokens."""
         settings = self.wp.get("supersense")
         if not settings:
-            return ""
+            return []
         arguments = ["--corpus", self.source(settings["corpus"]).path,
                      "--min-frequency", str(settings["min_frequency"])]
         for key, value in settings["selection"].items():
             if value is not None:
                 arguments += [f"--{key.replace('_', '-')}", str(value)]
-        return shlex.join(arguments)
+        return arguments
 
-    def supersense_probe_arguments(self) -> str:
-        """`reprobe wikipse supersense-probe` options: the embeddings and the classifiers."""
+    def supersense_probe_arguments(self) -> list[str]:
+        """`reprobe wikipse supersense-probe` options: the embeddings and the classifiers, as
+        argument tokens."""
         spec = (self.wp.get("supersense") or {}).get("embeddings")
         if not spec:
-            return ""
-        return shlex.join(["--vectors", self.source(spec).path, "--format", spec["format"],
-                           *self.classifier_arguments()])
+            return []
+        return ["--vectors", self.source(spec).path, "--format", spec["format"],
+                *self.classifier_arguments()]
