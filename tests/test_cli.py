@@ -101,3 +101,39 @@ def test_score_names_the_missing_option(tmp_path, caplog):
                  "--scores", str(tmp_path / "s.csv"), "--predictions", str(tmp_path / "p.jsonl")])
     assert code == 1
     assert "needs --wordnet, --nationalities" in caplog.text
+
+
+def test_an_unreadable_input_is_one_line_and_a_traceback_only_with_debug(tmp_path):
+    probes = tmp_path / "core.tsv"
+    probes.write_bytes(b"cats have <mask> legs.\tfour\n\xff\n")
+    step = ["numersense", "released-labels", *[f"--rebuilt-{s}={probes}" for s in
+                                                  ("core", "all", "train")],
+            f"--csv={tmp_path / 'o.csv'}", f"--md={tmp_path / 'o.md'}"]
+    messages = []
+    for argv, traceback in ((step, False), (["--debug", *step], True),
+                            (["config-check", str(tmp_path / "none.yaml")], False)):
+        done = subprocess.run([sys.executable, "-m", "reprobe", *argv], capture_output=True,
+                              text=True, cwd=REPO)
+        assert done.returncode == 1 and ("Traceback" in done.stderr) == traceback
+        if not traceback:
+            assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        messages.append(done.stderr)
+    assert "core.tsv: line 2, byte offset 28: byte ff is not utf-8" in messages[0]
+    assert "none.yaml: no such config file" in messages[2]
+    assert not list(tmp_path.glob("o.*"))
+
+
+def test_an_unexpected_error_is_one_line_unless_debug(monkeypatch, caplog):
+    def broken(_args):
+        """A step with a bug."""
+        raise KeyError("oops")
+
+    parser = build_parser()
+    parser._subparsers._group_actions[0].choices["config-check"].set_defaults(handler=broken)
+    monkeypatch.setattr("reprobe.cli.build_parser", lambda: parser)
+    assert main(["config-check", "x"]) == 1
+    assert "KeyError: 'oops'" in caplog.text and "--debug" in caplog.text
+    assert "Traceback" not in caplog.text
+    caplog.clear()
+    assert main(["--debug", "config-check", "x"]) == 1
+    assert "Traceback" in caplog.text

@@ -17,6 +17,7 @@ from reprobe.equate.baselines import (
 from reprobe.equate.evaluate import accuracy
 from reprobe.equate.jsonl import Pair, read_pairs
 from reprobe.equate.labels import LABELS, NON_ENTAILMENT, fold, is_two_class
+from reprobe.errors import InputFormatError
 
 SAMPLE = REPO / "data/samples/equate/nli_train.jsonl"
 
@@ -99,3 +100,13 @@ def test_hyp_is_deterministic_and_accepts_pairs_and_rows(hyp_model: Path, tmp_pa
     unseen = predict_hyp(hyp_model, [Pair("x", "Qwzx vbnm.", "neutral"), Pair("x", "", "neutral")])
     assert all(label in LABELS for label in unseen)
     assert predict_hyp(hyp_model, []) == []
+
+
+def test_an_empty_training_file_is_an_error_naming_it(tmp_path: Path) -> None:
+    empty = tmp_path / "nli_train.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    # fastText itself would say only "Empty vocabulary".
+    with pytest.raises(InputFormatError, match=r"nli_train\.jsonl: whole file: holds no "
+                       r"training pairs"):
+        train_hyp(empty, tmp_path / "hyp.bin")
+    assert not (tmp_path / "hyp.bin").exists()

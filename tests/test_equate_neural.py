@@ -25,7 +25,7 @@ from reprobe.equate.neural import (
     predict_nli,
     resolve_labels,
 )
-from reprobe.errors import ReprobeError
+from reprobe.errors import InputFormatError, ReprobeError
 
 SAMPLE = REPO / "data/samples/equate/nli_train.jsonl"
 
@@ -156,3 +156,11 @@ def test_checkpoint_assembled_from_fetched_files_predicts_the_same(
     assert not list(tmp_path.glob(".model.tmp-*"))
     with pytest.raises(ValueError, match="plain file name"):
         assemble_checkpoint({"../x": next(iter(fetched.values()))}, tmp_path / "bad")
+
+
+def test_an_empty_training_file_is_an_error_naming_it(tmp_path) -> None:
+    empty = tmp_path / "nli_train.jsonl"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(InputFormatError, match=r"nli_train\.jsonl: whole file: holds no"):
+        build_tiny_nli_model(tmp_path / "model", empty)
+    assert not (tmp_path / "model").exists()

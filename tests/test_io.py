@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reprobe.errors import InputFormatError
+from reprobe.errors import InputFormatError, ReprobeError
 from reprobe.io import atomic_directory, atomic_path, iter_json_objects
 
 
@@ -37,3 +37,18 @@ def test_atomic_directory_replaces_a_folder_whole_or_not_at_all(tmp_path):
         (staging / "new.bin").write_text("new")
     assert [p.name for p in target.iterdir()] == ["new.bin"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]
+
+
+def test_a_full_disk_names_the_target_being_written(tmp_path):
+    target = tmp_path / "table.csv"
+    # /dev/full answers every write with ENOSPC and names no file, as pyarrow's writer does.
+    with (pytest.raises(ReprobeError, match=r"table\.csv: failed while writing it \(No space"),
+          atomic_path(target), open("/dev/full", "w") as full):
+        full.write("x" * 100_000)
+        full.flush()
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_an_oserror_naming_another_file_passes_unchanged(tmp_path):
+    with pytest.raises(FileNotFoundError, match="missing.txt"), atomic_path(tmp_path / "out"):
+        (tmp_path / "missing.txt").read_text()

@@ -107,3 +107,12 @@ def test_the_real_profile_leaves_each_job_its_threads() -> None:
     # A `cores` cap applies to every job's threads under a cluster executor, not only to groups.
     settings = profile("slurm")
     assert "cores" not in settings and "groups" not in settings
+
+
+def test_the_default_workflow_profile_shows_failures_and_agrees_with_the_others() -> None:
+    # Snakemake reads profiles/default without --profile and merges the others over it.
+    default = profile("default")
+    assert default == {"show-failed-logs": True, "rerun-incomplete": True}
+    for name in ("local", "slurm", "slurm-ci"):
+        other = profile(name)
+        assert all(other.get(key, value) == value for key, value in default.items()), name

@@ -87,7 +87,7 @@ def test_corpus_reads_gzip_by_magic_bytes_and_names_bad_lines(tmp_path: Path) ->
     counts = count_corpus(tmp_path)
     assert counts.files == 2 and counts.noun_tokens == 12
     (tmp_path / "b" / "8").write_bytes(b"bank_noun.group\nbank_noun.object \xff\n")
-    with pytest.raises(InputFormatError, match=r"b/8: line 2: not UTF-8"):
+    with pytest.raises(InputFormatError, match=r"b/8: line 2, byte offset 33: byte ff is not"):
         count_corpus(tmp_path)
     (tmp_path / "b" / "8").write_bytes(gzip.compress(b"bank_noun.group\n" * 50)[:-12])
     with pytest.raises(InputFormatError, match=r"b/8: line \d+: unreadable gzip"):

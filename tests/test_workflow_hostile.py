@@ -50,3 +50,15 @@ def test_a_hostile_file_name_is_refused_naming_the_key(tmp_path, filename):
     assert result.returncode != 0
     assert "sources.equate_jobs_sample.filename" in result.stdout + result.stderr
     assert not list(tmp_path.rglob("INJECTED")) and not Path("INJECTED").exists()
+
+
+def test_a_failed_job_shows_its_error_on_the_console_and_is_reported_once(tmp_path):
+    # No --profile: profiles/default (beside the Snakefile) shows the failed job's log.
+    config = default()
+    config["sources"]["equate_jobs_sample"]["sha256"] = "0" * 64
+    result = run(tmp_path, config, "data/raw/equate_jobs_sample/jobs.txt")
+    console = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "ERROR reprobe" in console and "sha256" in console  # the log's own line
+    # Not retried: one job, one failure (only network errors are retried, inside the fetch).
+    assert console.count("Error in rule fetch_source") == 1, console[-3000:]

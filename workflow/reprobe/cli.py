@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 
 from reprobe.equate import commands as equate_commands
-from reprobe.errors import ReprobeError
+from reprobe.errors import ReprobeError, error_line
 from reprobe.numeracy import commands as numeracy_commands
 from reprobe.numersense import commands as numersense_commands
 from reprobe.report import commands as report_commands
@@ -38,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         "experiments. These are the steps the Snakemake rules call.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an error, print the traceback too (or set REPROBE_DEBUG=1)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, handler: Callable[[argparse.Namespace], None],
@@ -62,19 +65,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; bad input ends with its message and exit status 1."""
+    """Run one subcommand; an error ends with one line naming what failed and exit status 1
+    (the traceback too with --debug)."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    debug = args.debug or os.environ.get("REPROBE_DEBUG", "") not in ("", "0")
     try:
         args.handler(args)
-    except ReprobeError as exc:
-        log.error("%s", exc)
-        return 1
     except KeyboardInterrupt:
         log.error("interrupted; outputs are only ever renamed into place when complete")
         return 130
+    except Exception as error:  # the one boundary: every failure is one line
+        log.error("%s", error_line(error), exc_info=debug)
+        if not debug and not isinstance(error, ReprobeError | OSError):
+            log.error("this looks like a bug in reprobe: rerun the command with --debug "
+                      "(reprobe --debug %s …) for the traceback and report it", args.command)
+        return 1
     return 0
 
 

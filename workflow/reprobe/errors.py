@@ -23,3 +23,17 @@ class InputFormatError(ReprobeError):
         self.where = where
         self.problem = problem
         super().__init__(f"{self.path}: {where}: {problem}")
+
+
+def error_line(error: BaseException) -> str:
+    """One line saying what failed: the file (and the line or offset) where known."""
+    if isinstance(error, ReprobeError):
+        return str(error)
+    if isinstance(error, UnicodeDecodeError):
+        return (f"a text input is not {error.encoding}: byte {error.object[error.start:][:1].hex()}"
+                f" at offset {error.start} of the text read ({error.reason})")
+    if isinstance(error, OSError):
+        where = ": ".join(str(name) for name in (error.filename, error.filename2) if name)
+        reason = error.strerror or str(error)
+        return f"{where}: {reason}" if where else reason
+    return f"{type(error).__name__}: {error}"

@@ -9,7 +9,21 @@ import shutil
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from reprobe.errors import InputFormatError
+from reprobe.errors import InputFormatError, ReprobeError
+
+
+@contextlib.contextmanager
+def naming_target(target: Path, temporary: Path) -> Iterator[None]:
+    """An OSError of no file or of the temporary one (a full disk, say: pyarrow names no
+    path) becomes an error naming the target being written."""
+    try:
+        yield
+    except OSError as error:
+        named = [str(name) for name in (error.filename, error.filename2) if name]
+        if any(not name.startswith(str(temporary)) for name in named):
+            raise  # it names another file: its own message says which
+        reason = error.strerror or str(error)
+        raise ReprobeError(f"{target}: failed while writing it ({reason})") from error
 
 
 @contextlib.contextmanager
@@ -19,8 +33,9 @@ def atomic_path(path: Path | str) -> Iterator[Path]:
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:
-        yield temporary
-        os.replace(temporary, target)
+        with naming_target(target, temporary):
+            yield temporary
+            os.replace(temporary, target)
     finally:
         with contextlib.suppress(FileNotFoundError):
             temporary.unlink()
@@ -36,9 +51,10 @@ def atomic_directory(path: Path | str) -> Iterator[Path]:
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
     try:
-        yield staging
-        shutil.rmtree(target, ignore_errors=True)
-        staging.rename(target)
+        with naming_target(target, staging):
+            yield staging
+            shutil.rmtree(target, ignore_errors=True)
+            staging.rename(target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

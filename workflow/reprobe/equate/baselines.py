@@ -31,6 +31,7 @@ import numpy as np
 from reprobe.equate.jsonl import Pair, read_pairs, tokenize
 from reprobe.equate.labels import LABELS, NON_ENTAILMENT, fold
 from reprobe.io import atomic_path
+from reprobe.text import require_rows
 
 _PREFIX = "__label__"
 
@@ -94,9 +95,12 @@ def train_hyp(
     model_path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=model_path.parent) as tmp:
         train_txt = Path(tmp) / "train.txt"
+        rows = 0
         with train_txt.open("w", encoding="utf-8") as handle:
             for row in read_pairs(Path(train_jsonl)):
                 handle.write(f"{_PREFIX}{row['gold_label']} {hypothesis_text(row['sentence2'])}\n")
+                rows += 1
+        require_rows(train_jsonl, rows, "training pairs")
         # thread=1 by default: fastText's Hogwild updates make multi-threaded runs irreproducible.
         model = fasttext.train_supervised(
             str(train_txt), epoch=epochs, dim=dim, lr=lr, wordNgrams=word_ngrams, minCount=1,

@@ -28,6 +28,7 @@ from reprobe.equate.qreas.reasoner import NEUTRAL
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, iter_json_objects
 from reprobe.scores import ScoreRow, write_scores
+from reprobe.text import open_text, require_rows
 
 KINDS = ("majority", "hyp", "neural", "qreas", "qreas_authors")
 # The score of the released-code Q-REAS on a set without CoreNLP parses.
@@ -128,6 +129,7 @@ def predict_shard(predictor: Predictor, pairs_jsonl: Path, *, test_set: str, var
                   shard: int, shards: int, out_jsonl: Path) -> int:
     """Label one shard of an evaluation set; write (index, predicted) lines; return its size."""
     rows = list(read_pairs(Path(pairs_jsonl)))
+    require_rows(pairs_jsonl, len(rows), "pairs")
     indices = shard_indices(len(rows), shard, shards)
     two_class = two_class_of(test_set, variant)
     if predictor.kind == "majority":  # the set's majority, not the shard's
@@ -145,7 +147,7 @@ def gather_shards(shard_files: Sequence[Path], n_rows: int) -> list[str]:
     """The predictions of every row, from the shard files; a gap or a repeat names the file."""
     predicted: list[str | None] = [None] * n_rows
     for path in shard_files:
-        with Path(path).open(encoding="utf-8") as handle:
+        with open_text(path) as handle:
             records = list(iter_json_objects(path, handle))
         for line_number, record in records:
             i = record.get("index")
@@ -168,6 +170,7 @@ def evaluate_set(predictor: Predictor, pairs_jsonl: Path, *, model: str, test_se
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
     rows = list(read_pairs(Path(pairs_jsonl)))
+    require_rows(pairs_jsonl, len(rows), "pairs")
     if shard_files:
         predicted = gather_shards(shard_files, len(rows))
     else:

@@ -23,6 +23,7 @@ from reprobe.equate.labels import LABELS
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, atomic_write_text, iter_json_objects
 from reprobe.sources.checksum import sha256_file
+from reprobe.text import open_text
 
 # Candidate pairs (NewsNLI, RedditNLI) await human labels: their gold_label is empty.
 UNLABELLED = ""
@@ -150,7 +151,7 @@ def _problem(row: object, labelled: bool = True) -> str | None:
 def read_pairs(path: Path, *, labelled: bool = True) -> Iterator[dict[str, Any]]:
     """Stream validated rows from a released-layout jsonl file (built or released);
     `labelled=False` reads candidate files whose gold_label is empty too."""
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for n, row in iter_json_objects(path, handle):
             problem = _problem(row, labelled)
             if problem:

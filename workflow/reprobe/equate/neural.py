@@ -30,6 +30,7 @@ from reprobe.equate.jsonl import read_pairs
 from reprobe.equate.labels import LABELS, NON_ENTAILMENT
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_directory
+from reprobe.text import require_rows
 from reprobe.torch_runtime import reproducible_torch
 
 # Names NLI checkpoints use for their classes, normalised (lowercase, letters only).
@@ -159,6 +160,7 @@ def build_tiny_nli_model(
     from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
 
     rows = list(read_pairs(Path(train_jsonl)))
+    require_rows(train_jsonl, len(rows), "training pairs")
     premises = [r["sentence1"] for r in rows]
     hypotheses = [r["sentence2"] for r in rows]
     tokenizer = PreTrainedTokenizerFast(

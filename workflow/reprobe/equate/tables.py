@@ -31,6 +31,7 @@ from reprobe.scores import NO_SCORE, NOT_CONFIGURED, read_scores
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
+from reprobe.text import open_text
 
 DELTA = "Δ"
 MAJORITY = "MAJ"
@@ -266,7 +267,7 @@ def perturbation_table(
 
 def predicted_labels(path: Path) -> list[str]:
     """The `predicted` field of each line of a predictions file."""
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         return [str(record["predicted"]) for _, record in iter_json_objects(path, handle)]
 
 

@@ -41,6 +41,7 @@ from reprobe.errors import InputFormatError
 from reprobe.io import atomic_write_text
 from reprobe.numersense.candidates import CANDIDATES
 from reprobe.numersense.probes import MASK, LabelledProbe, whole_words
+from reprobe.text import open_text, require_rows
 
 OMCS_COLUMNS: tuple[str, ...] = (
     "id", "text", "creator_id", "created_on", "language_id", "activity_id", "score",
@@ -93,9 +94,10 @@ class BuildResult:
 
 def read_omcs(path: Path) -> Iterator[tuple[int, str, str]]:
     """(line number, text, language_id) of each data row; a malformed row names its line."""
-    with Path(path).open(encoding="utf-8", newline="") as handle:
+    rows = 0
+    with open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
-            fields = line.rstrip("\r\n").split("\t")
+            fields = line.rstrip("\n").split("\t")
             if number == 1:
                 if tuple(f.strip() for f in fields) != OMCS_COLUMNS:
                     raise InputFormatError(path, "line 1",
@@ -107,7 +109,9 @@ def read_omcs(path: Path) -> Iterator[tuple[int, str, str]]:
                 raise InputFormatError(path, f"line {number}",
                                        f"expected {len(OMCS_COLUMNS)} tab-separated fields, "
                                        f"found {len(fields)}")
+            rows += 1
             yield number, fields[1], fields[4].strip()
+    require_rows(path, rows, "sentences")
 
 
 def normalise(text: str) -> str:

@@ -29,12 +29,10 @@ the counted noun comes first (62%), both nouns share the copies where both have 
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
 
 from tqdm import tqdm
 
@@ -42,6 +40,7 @@ from reprobe.errors import InputFormatError
 from reprobe.io import atomic_write_text
 from reprobe.numersense.candidates import CANDIDATES
 from reprobe.numersense.probes import MASK, LabelledProbe
+from reprobe.text import open_text, require_rows
 
 Properties = Mapping[str, Sequence[tuple[str, float]]]
 FIELDS = 5
@@ -77,13 +76,6 @@ _ENGLISH = "/c/en/"
 _NOUN_AFTER_MASK = re.compile(rf"{re.escape(MASK)}\s+([^\W\d_]+)(?![\w-])")
 # A whole token that is one word, maybe with a possessive or trailing punctuation ("cars,").
 _WORD_TOKEN = re.compile(r"([^\W\d_]+)(?:'s)?[,.;:!?]*")
-
-
-def _open_text(path: Path) -> TextIO:
-    """The file as UTF-8 text, gunzipped on the fly when its name ends in .gz."""
-    if Path(path).name.endswith(".gz"):
-        return gzip.open(path, "rt", encoding="utf-8", newline="")
-    return Path(path).open(encoding="utf-8", newline="")
 
 
 def _node(uri: str) -> tuple[str, str]:
@@ -122,14 +114,15 @@ def _weight(path: Path, number: int, info: str) -> float:
 
 def _edges(path: Path, relations: Mapping[str, str]) -> Iterator[tuple[int, str, str, str]]:
     """(line number, noun, adjective, info) of each English edge of a kept relation and form."""
-    with _open_text(path) as handle:
+    number = 0
+    with open_text(path) as handle:
         # The real file has ~34 million lines: a rate in the rule's log every half minute.
         lines = tqdm(handle, desc=f"{Path(path).name}", unit=" lines", unit_scale=True,
                      mininterval=30)
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
-            fields = line.rstrip("\r\n").split("\t")
+            fields = line.rstrip("\n").split("\t")
             if len(fields) != FIELDS:
                 raise InputFormatError(path, f"line {number}", f"expected {FIELDS} tab-separated "
                                        f"fields (edge, relation, start, end, info), found "
@@ -142,6 +135,7 @@ def _edges(path: Path, relations: Mapping[str, str]) -> Iterator[tuple[int, str,
             if not _single_word(adjective) or (mode == ADJECTIVE and pos != "a"):
                 continue
             yield number, _node(start)[0].lower(), adjective.lower(), info
+    require_rows(path, number, "lines")
 
 
 def read_properties(

@@ -36,6 +36,7 @@ from typing import NamedTuple
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, iter_json_objects
 from reprobe.numersense.probes import LabelledProbe
+from reprobe.text import open_text, require_rows
 
 CONVENTIONS = ("none", "released", "official", "merge")
 NO, ZERO = "no", "zero"
@@ -67,7 +68,7 @@ def read_prediction_lines(path: Path) -> list[PredictionLine]:
     """Every prediction line in file order (repeats kept); a record without `probe` or
     `result_list`, or with an empty one, names its line."""
     lines: list[PredictionLine] = []
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for number, record in iter_json_objects(path, handle):
             try:
                 words = [(str(item["word"]), float(item["score"]))
@@ -79,6 +80,7 @@ def read_prediction_lines(path: Path) -> list[PredictionLine]:
             if not words:
                 raise InputFormatError(path, f"line {number}", "an empty result_list")
             lines.append(PredictionLine(probe, words))
+    require_rows(path, len(lines), "prediction records")
     return lines
 
 

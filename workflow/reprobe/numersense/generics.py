@@ -20,6 +20,7 @@ from reprobe.io import atomic_write_text
 from reprobe.numersense.candidates import CANDIDATES
 from reprobe.numersense.overlap import overlap_key
 from reprobe.numersense.probes import MASK, LabelledProbe, whole_words
+from reprobe.text import open_text
 
 SENTENCE_COLUMN = "GENERIC SENTENCE"
 COUNT_KEYS: tuple[str, ...] = (
@@ -29,7 +30,7 @@ COUNT_KEYS: tuple[str, ...] = (
 
 def _sentence_index(path: Path, header: str) -> tuple[int, int]:
     """(index of the sentence column, number of columns) of the header line."""
-    columns = [c.strip().lstrip("\ufeff") for c in header.rstrip("\r\n").split("\t")]
+    columns = [c.strip() for c in header.rstrip("\n").split("\t")]
     if SENTENCE_COLUMN not in columns:
         raise InputFormatError(path, "line 1", f"no {SENTENCE_COLUMN!r} column in the header "
                                f"{columns}")
@@ -38,8 +39,8 @@ def _sentence_index(path: Path, header: str) -> tuple[int, int]:
 
 def read_generics(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, sentence) of each data row of a GenericsKB TSV with a header."""
-    with Path(path).open(encoding="utf-8", newline="") as handle:
-        index, width = _sentence_index(path, handle.readline())
+    with open_text(path) as handle:
+        index, width = _sentence_index(path, next(handle, ""))
         for number, line in enumerate(handle, start=2):
             if not line.strip():
                 continue

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from reprobe.errors import InputFormatError
+from reprobe.text import numbered_lines, require_rows
 
 MASK = "<mask>"
 
@@ -37,11 +38,7 @@ class LabelledProbe(NamedTuple):
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
     """(line number, text without its line end) for each non-blank line."""
-    with Path(path).open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            text = line.rstrip("\r\n")
-            if text.strip():
-                yield number, text
+    return ((number, text) for number, text in numbered_lines(path) if text.strip())
 
 
 def _check_mask(path: Path, number: int, probe: str) -> str:
@@ -54,11 +51,15 @@ def _check_mask(path: Path, number: int, probe: str) -> str:
 
 def read_masked_txt(path: Path) -> list[str]:
     """The probes of a `.masked.txt` file, in file order."""
-    return [_check_mask(path, number, text) for number, text in _lines(path)]
+    probes = [_check_mask(path, number, text) for number, text in _lines(path)]
+    require_rows(path, len(probes), "probes")
+    return probes
 
 
-def read_masked_tsv(path: Path, words: frozenset[str]) -> list[LabelledProbe]:
-    """The labelled probes of a `.masked.tsv` file; a label must be one of `words`."""
+def read_masked_tsv(path: Path, words: frozenset[str], *, may_be_empty: bool = False
+                    ) -> list[LabelledProbe]:
+    """The labelled probes of a `.masked.tsv` file; a label must be one of `words`; an empty
+    file is an error unless `may_be_empty` (a gold file: its scores are NaN with n = 0)."""
     probes = []
     for number, text in _lines(path):
         fields = text.split("\t")
@@ -70,4 +71,6 @@ def read_masked_tsv(path: Path, words: frozenset[str]) -> list[LabelledProbe]:
             raise InputFormatError(path, f"line {number}",
                                    f"label {fields[1]!r} is not a number word {sorted(words)}")
         probes.append(LabelledProbe(_check_mask(path, number, fields[0]), label))
+    if not may_be_empty:
+        require_rows(path, len(probes), "labelled probes")
     return probes

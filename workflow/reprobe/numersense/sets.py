@@ -104,6 +104,7 @@ def resolve_sets(sets: Sequence[str], golds: Sequence[str], names: Sequence[str]
         if golds:
             gold_path = None if golds[index] == NO_GOLD else Path(golds[index])
         name = names[index] if names else (item if item in NAMED_SETS else probes_path.stem)
-        gold = read_masked_tsv(gold_path, frozenset(CANDIDATES)) if gold_path else None
+        gold = (read_masked_tsv(gold_path, frozenset(CANDIDATES), may_be_empty=True)
+                if gold_path else None)
         resolved.append(ScoredSet(name, read_probe_lines(probes_path), gold))
     return resolved

@@ -26,6 +26,7 @@ from reprobe.scores import NO_SCORE, NOT_CONFIGURED, ScoreRow, read_scores, scor
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
+from reprobe.text import open_text
 
 PAPER = "numersense"
 KS = (1, 2, 3)
@@ -184,7 +185,7 @@ def write_table3(files: Sequence[Path], reference: Path, csv_path: Path, md: Pat
 def read_categories(path: Path) -> list[tuple[LabelledProbe, str]]:
     """(probe, category) rows of the builder's categories file (probe, label, category)."""
     categorised = []
-    with Path(path).open(encoding="utf-8", newline="") as handle:
+    with open_text(path) as handle:
         for number, row in enumerate(csv.reader(handle, delimiter="\t"), start=1):
             if number == 1 or not row:
                 continue

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bz2
 import json
 import re
 from bisect import bisect_left
@@ -11,6 +10,7 @@ from pathlib import Path
 
 from reprobe.errors import InputFormatError, ReprobeError
 from reprobe.io import atomic_write_text
+from reprobe.text import open_text
 from reprobe.wikipedia.dump import ByteRange, iter_decompressed
 from reprobe.wikipedia.titles import DEFAULT_NAMESPACES
 
@@ -58,9 +58,8 @@ class ShardPlan:
 
 def read_stream_offsets(index: Path) -> list[int]:
     """Distinct stream start offsets listed by a multistream index (`offset:page_id:title`)."""
-    opener = bz2.open if index.suffix == ".bz2" else open
     offsets: list[int] = []
-    with opener(index, "rt", encoding="utf-8") as handle:
+    with open_text(index) as handle:
         for line_number, line in enumerate(handle, 1):
             head = line.split(":", 1)[0]
             if not head.isdigit():

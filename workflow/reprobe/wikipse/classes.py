@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from reprobe.errors import ConfigError, InputFormatError
+from reprobe.text import open_text, require_rows
 
 WILDCARD = "/*"
 TOP_LEVEL = "top level"
@@ -46,7 +47,7 @@ class FoldRule(NamedTuple):
 def read_types_map(path: Path) -> dict[str, list[str]]:
     """Freebase type -> FIGER types, in file order, from FIGER's `types.map`."""
     mapping: dict[str, list[str]] = {}
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -58,6 +59,7 @@ def read_types_map(path: Path) -> dict[str, list[str]]:
             found = mapping.setdefault(freebase, [])
             if figer not in found:
                 found.append(figer)
+    require_rows(path, len(mapping), "type mappings")
     return mapping
 
 
@@ -163,7 +165,7 @@ def fold_table(figer_types: Collection[str], rules: Sequence[FoldRule]
 def read_released_classes(path: Path) -> list[str]:
     """The class names of the released `semantic_classes.txt` (`-name count` lines), in order."""
     names: list[str] = []
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -171,6 +173,7 @@ def read_released_classes(path: Path) -> list[str]:
             if len(fields) != 2 or not fields[0].startswith("-") or not fields[1].isdigit():
                 raise InputFormatError(path, f"line {number}", "expected `-name count`")
             names.append(fields[0])
+    require_rows(path, len(names), "classes")
     return names
 
 

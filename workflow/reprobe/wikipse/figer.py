@@ -26,6 +26,7 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from reprobe.errors import InputFormatError
+from reprobe.text import open_text
 from reprobe.wikipse.similarity import lookup_vector
 
 PAD = "<pad>"  # id 0: the zero vector that fills short contexts
@@ -77,7 +78,7 @@ def read_mentions(path: Path, vocabulary: dict[str, int], types: dict[str, int],
     """A split of NFGEC's FIGER files as arrays; vocabulary and types grow with new entries."""
     vocabulary.setdefault(PAD, 0)
     left, right, mention_ids, starts, labels = [], [], [], [0], []
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue

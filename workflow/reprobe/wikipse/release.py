@@ -20,6 +20,7 @@ from pathlib import Path
 
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path
+from reprobe.text import numbered_lines, require_rows
 
 WordClasses = dict[str, dict[str, int]]
 # A class name: a dash, then no space and no `=` (`-people-ethnicity`, `-noun.person`).
@@ -87,16 +88,14 @@ def iter_entries(path: Path, known: Collection[str] | None = None
                  ) -> Iterator[tuple[int, str, list[tuple[str, int]]]]:
     """(line number, word, its entries) of each line of a file in the released format."""
     known = None if known is None else frozenset(known)
-    with Path(path).open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            line = line.rstrip("\r\n")
-            if not line.strip():
-                continue
-            word, sep, field = line.partition("\t")
-            if not sep or not word.strip():
-                raise InputFormatError(path, f"line {number}",
-                                       "expected a word, a tab and its classes")
-            yield number, word, parse_entries(path, number, field, known)
+    for number, line in numbered_lines(path):
+        if not line.strip():
+            continue
+        word, sep, field = line.partition("\t")
+        if not sep or not word.strip():
+            raise InputFormatError(path, f"line {number}",
+                                   "expected a word, a tab and its classes")
+        yield number, word, parse_entries(path, number, field, known)
 
 
 def iter_release(path: Path, known: Collection[str] | None = None
@@ -118,6 +117,7 @@ def read_split(path: Path, known: Collection[str] | None = None) -> Split:
                                    f"word {word} appears twice (first on line "
                                    f"{first_line[word]})")
         classes[word], entries[word], first_line[word] = summed(items), len(items), number
+    require_rows(path, len(classes), "words")
     return Split(classes, entries)
 
 

@@ -33,6 +33,7 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold
 
 from reprobe.errors import InputFormatError
+from reprobe.text import numbered_lines, read_text
 from reprobe.wikipse.similarity import lookup_vector
 
 SEED = 1111  # SentEval's default seed
@@ -60,7 +61,7 @@ Pair = tuple[str, str]
 def read_sentences(path: Path) -> list[str]:
     """A SentEval sentence file's lines (latin-1, as SentEval reads them), blank ones kept."""
     # Blank lines stay as sentences without tokens, as SentEval's loader keeps them: n matches.
-    lines = Path(path).read_text(encoding="latin-1").splitlines()
+    lines = read_text(path, "latin-1").splitlines()
     if not any(line.strip() for line in lines):
         raise InputFormatError(path, "line 1", "no sentences")
     return lines
@@ -93,21 +94,16 @@ def read_mrpc(path: Path) -> tuple[list[Pair], np.ndarray]:
     """Sentence pairs and labels (1: paraphrase) of an MRPC file: a header, then
     Quality, #1 ID, #2 ID, #1 String, #2 String tab-separated; blank lines skipped."""
     pairs, labels = [], []
-    with Path(path).open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                line = raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r\n")
-            except UnicodeDecodeError:
-                raise InputFormatError(path, f"line {number}", "not UTF-8 text") from None
-            if number == 1:
-                # SentEval drops the first line unread; a data row there means no header.
-                if line.split("\t")[0] in ("0", "1"):
-                    raise InputFormatError(path, "line 1", f"expected the header {MRPC_HEADER!r}")
-                continue
-            if line.strip():
-                pair, label = _mrpc_row(path, number, line)
-                pairs.append(pair)
-                labels.append(label)
+    for number, line in numbered_lines(path):
+        if number == 1:
+            # SentEval drops the first line unread; a data row there means no header.
+            if line.split("\t")[0] in ("0", "1"):
+                raise InputFormatError(path, "line 1", f"expected the header {MRPC_HEADER!r}")
+            continue
+        if line.strip():
+            pair, label = _mrpc_row(path, number, line)
+            pairs.append(pair)
+            labels.append(label)
     if not pairs:
         raise InputFormatError(path, "line 2", "no sentence pairs")
     return pairs, np.array(labels)

@@ -20,6 +20,7 @@ from gensim.models import KeyedVectors
 from scipy.stats import spearmanr
 
 from reprobe.errors import InputFormatError
+from reprobe.text import open_text, require_rows
 
 # Questions scored at once: bounds the (questions × candidates) score block in memory.
 BATCH = 512
@@ -71,7 +72,7 @@ def read_word_pairs(path: Path, strip_pos: bool = False) -> list[tuple[str, str,
     and a header line (a score that is no number on line 1) skipped; strip_pos drops MEN's
     `-n`/`-v`/`-j` suffixes."""
     pairs = []
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip() or line.startswith("#"):
                 continue
@@ -86,6 +87,7 @@ def read_word_pairs(path: Path, strip_pos: bool = False) -> list[tuple[str, str,
             if strip_pos:
                 left, right = _without_pos(left), _without_pos(right)
             pairs.append((left, right, score))
+    require_rows(path, len(pairs), "word pairs")
     return pairs
 
 
@@ -118,7 +120,7 @@ def read_analogies(path: Path, layout: str = "google"
     `a b c d` lines) or MSR's (`a b c CATEGORY d` lines, the category as section)."""
     questions, section = [], ""
     expected = {"google": 4, "msr": 5}[layout]
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
@@ -132,6 +134,7 @@ def read_analogies(path: Path, layout: str = "google"
                 section = words.pop(3)
             a, b, c, d = (word.lower() for word in words)
             questions.append((section, (a, b, c, d)))
+    require_rows(path, len(questions), "analogy questions")
     return questions
 
 

@@ -21,11 +21,9 @@ WIKI-PSE release format (`release.write_release`, `release.read_split`) unchange
 
 from __future__ import annotations
 
-import gzip
 import logging
 import string
 import time
-import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +34,7 @@ from gensim.models import KeyedVectors
 
 from reprobe.errors import InputFormatError
 from reprobe.scores import ScoreRow
+from reprobe.text import open_text
 from reprobe.wikipse.dataset import frequent, word_classes
 from reprobe.wikipse.probes import (
     ProbeSettings,
@@ -59,7 +58,6 @@ NOUN_SUPERSENSES = (
     "noun.relation", "noun.shape", "noun.state", "noun.substance", "noun.time")
 _NOUNS = frozenset(NOUN_SUPERSENSES)
 CLASS_PREFIX = "-"  # the release format's class names start with a dash
-GZIP_MAGIC = b"\x1f\x8b"
 PROGRESS_S = 30.0  # seconds between progress lines on a long corpus
 PAPER, TABLE = "wikipse", "table8"
 # Python 2's str.lower() on bytes and str.translate(…, string.punctuation) in one table.
@@ -124,24 +122,9 @@ def count_lines(lines: Iterable[str], counts: CorpusCounts) -> None:
 
 
 def text_lines(path: Path) -> Iterator[str]:
-    """The UTF-8 lines of a plain or gzipped file (by magic bytes); bad bytes name the line."""
-    with Path(path).open("rb") as probe:
-        gzipped = probe.read(2) == GZIP_MAGIC
-    number = 0
-    with (gzip.open(path, "rb") if gzipped else Path(path).open("rb")) as handle:
-        try:
-            for number, raw in enumerate(handle, start=1):
-                try:
-                    yield raw.decode("utf-8")
-                except UnicodeDecodeError as error:
-                    raise InputFormatError(path, f"line {number}",
-                                           f"not UTF-8: byte {raw[error.start]:#04x} at "
-                                           f"column {error.start + 1}") from None
-        except (OSError, EOFError, zlib.error) as error:
-            if not gzipped:
-                raise
-            raise InputFormatError(path, f"line {number + 1}",
-                                   f"unreadable gzip stream: {error}") from None
+    """The lines of a plain or gzipped UTF-8 file; bad bytes name the line and offset."""
+    with open_text(path) as lines:
+        yield from lines
 
 
 def count_file(path: Path) -> CorpusCounts:

@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, atomic_write_text
+from reprobe.text import open_text, require_rows
 from reprobe.wikipse.classes import FoldRule, sclasses_of
 
 HEADER = ("title", "figer_types")
@@ -49,7 +50,7 @@ def read_title_table(path: Path, *, figer_types: Collection[str] | None = None
     """Title -> FIGER types from a `title<TAB>figer_types` TSV (header first, types
     comma-separated); with `figer_types`, a type outside them is an error naming the line."""
     table: dict[str, list[str]] = {}
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         for number, line in enumerate(handle, start=1):
             fields = line.rstrip("\r\n").split("\t")
             if number == 1:
@@ -66,6 +67,7 @@ def read_title_table(path: Path, *, figer_types: Collection[str] | None = None
             if title in table:
                 raise InputFormatError(path, f"line {number}", f"title {title!r} listed twice")
             table[title] = _figer_list(path, number, fields[1], figer_types)
+    require_rows(path, len(table), "titles")
     return table
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from reprobe.equate.authors.numset import Numset
+from reprobe.text import open_text
 
 PEOPLE_WORDS = ("person", "people", "worker")
 CITIZEN_WORDS = ("person", "people", "citizen")
@@ -42,7 +43,7 @@ class Lexicon:
 
 def read_word_list(path: Path) -> tuple[str, ...]:
     """NumsetPruner.__init__: jobs.txt or nationalities.txt, a stripped lowercased entry a line."""
-    with Path(path).open(encoding="utf-8") as handle:
+    with open_text(path) as handle:
         return tuple(line.strip().lower() for line in handle)
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from reprobe.equate.quantities import lemmatize
+from reprobe.text import read_text
 
 PERSON = "person"
 PERSON_WORDS = frozenset({"person", "people"})
@@ -48,7 +49,7 @@ def normalise(unit: str | None) -> str:
 def load_word_list(path: Path) -> frozenset[str]:
     """A job or nationality list (one entry a line), normalised, with the entries as written."""
     entries: set[str] = set()
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    for line in read_text(path).splitlines():
         text = " ".join(line.strip().lower().split())
         if text and not text.startswith("#"):
             entries.update({text, normalise(text)})

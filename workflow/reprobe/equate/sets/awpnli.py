@@ -22,7 +22,6 @@ draws from Z+ or R+), so for answers below 5 the interval is cut at 0 (the paper
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 from collections import Counter
@@ -35,6 +34,7 @@ from reprobe.equate.jsonl import Pair, write_pairs
 from reprobe.equate.sets.awp_question import split_problem
 from reprobe.equate.sets.awp_template import hypothesis
 from reprobe.errors import InputFormatError
+from reprobe.text import numbered_lines, read_json, require_rows
 
 __all__ = ["build_awpnli", "hypothesis", "read_problems", "split_problem", "wrong_guess"]
 
@@ -56,10 +56,7 @@ class Problem:
 
 def read_problems(path: Path) -> list[Problem]:
     """Read Roy & Roth's questions.json (a JSON array), validating each record."""
-    try:
-        records = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise InputFormatError(path, f"line {error.lineno}", f"not JSON ({error.msg})") from None
+    records = read_json(path)
     if not isinstance(records, list):
         raise InputFormatError(path, "top level", "expected a JSON array of problems")
     problems = []
@@ -85,11 +82,12 @@ def read_fold_ids(folds: Sequence[Path]) -> set[int]:
     """The iIndex values listed in allArith fold files (one integer per line)."""
     ids: set[int] = set()
     for fold in folds:
-        for n, line in enumerate(Path(fold).read_text(encoding="utf-8").splitlines(), start=1):
+        for n, line in numbered_lines(fold):
             if line.strip():
                 if not line.strip().isdigit():
                     raise InputFormatError(fold, f"line {n}", "expected a problem id")
                 ids.add(int(line))
+        require_rows(fold, len(ids), "problem ids")
     return ids
 
 

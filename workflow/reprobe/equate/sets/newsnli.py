@@ -56,6 +56,7 @@ from reprobe.equate.jsonl import UNLABELLED, Pair, write_pairs
 from reprobe.equate.quantities import parse_quantities, tokenize
 from reprobe.equate.sets.recovery import normalise
 from reprobe.io import atomic_path, atomic_write_text, stats_path
+from reprobe.text import decode_text, read_text
 
 log = logging.getLogger(__name__)
 
@@ -153,10 +154,10 @@ def iter_stories(stories: Path, shard: int = 0, shards: int = 1) -> Iterator[tup
     if stories.is_dir():
         for index, path in enumerate(sorted(stories.rglob("*.story"))):
             if index % shards == shard:
-                yield index, parse_story(path.name, path.read_text(encoding="utf-8"))
+                yield index, parse_story(path.name, read_text(path))
     elif stories.suffix == ".story":
         if shard == 0:
-            yield 0, parse_story(stories.name, stories.read_text(encoding="utf-8"))
+            yield 0, parse_story(stories.name, read_text(stories))
     else:
         # "r|*": streaming mode, members are read once in archive order, never seeked.
         with tarfile.open(stories, mode="r|*") as archive:
@@ -167,7 +168,7 @@ def iter_stories(stories: Path, shard: int = 0, shards: int = 1) -> Iterator[tup
                 index += 1
                 handle = archive.extractfile(member) if index % shards == shard else None
                 if handle is not None:
-                    text = handle.read().decode("utf-8")
+                    text = decode_text(handle.read(), f"{stories}: {member.name}")
                     yield index, parse_story(Path(member.name).name, text)
 
 

@@ -28,7 +28,6 @@ Not rebuilt: the experts' removal of nonsensical titles (300 -> 250) and their l
 from __future__ import annotations
 
 import heapq
-import io
 import json
 import logging
 import re
@@ -36,10 +35,9 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pandas as pd
-import zstandard
 
 from reprobe.equate.jsonl import UNLABELLED, Pair, write_pairs
 from reprobe.equate.quantities import parse_quantities
@@ -48,14 +46,13 @@ from reprobe.equate.sets.recovery import normalise
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, atomic_write_text, iter_json_objects, stats_path
 from reprobe.numerals import NUMBER_WORDS
+from reprobe.text import open_text, require_rows
 
 log = logging.getLogger(__name__)
 
 GENRE = "reddit"
 SUBREDDIT = "economics"
 SECONDS_PER_DAY = 86_400
-ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
-MAX_WINDOW = 2**31  # Pushshift compressed with --long=31; the default decoder limit refuses it
 META_MARKERS = (
     r"\[meta\]", r"\bmeta\s*:", r"\[mod\]", r"\bmod post\b", r"\bmoderators?\b",
     r"(?<![\w/])/?r/\w", r"(?<![\w/])/?u/\w", r"\bama\b", r"\bask me anything\b",
@@ -90,25 +87,15 @@ def has_quantity(title: str) -> bool:
     return _NUMBER_HINT.search(title) is not None and bool(parse_quantities(title))
 
 
-def _open_lines(path: Path) -> Iterator[bytes]:
-    """Stream the byte lines of a plain or zstd-compressed file."""
-    with Path(path).open("rb") as raw:
-        if raw.read(4) == ZSTD_MAGIC:
-            raw.seek(0)
-            reader = zstandard.ZstdDecompressor(max_window_size=MAX_WINDOW).stream_reader(
-                raw, read_across_frames=True)
-            stream: IO[bytes] = io.BufferedReader(reader)  # type: ignore[arg-type]
-        else:
-            raw.seek(0)
-            stream = raw
-        yield from stream
-
-
 def read_submissions(path: Path) -> Iterator[dict[str, Any]]:
     """Stream the JSON objects of a Pushshift NDJSON dump, naming the line of a bad record."""
-    for n, record in iter_json_objects(path, _open_lines(path)):
-        record["_line"] = n
-        yield record
+    rows = 0
+    with open_text(path) as lines:
+        for n, record in iter_json_objects(path, lines):
+            record["_line"] = n
+            rows += 1
+            yield record
+    require_rows(path, rows, "submissions")
 
 
 def _created(record: dict[str, Any], path: Path) -> float:

@@ -40,6 +40,7 @@ from typing import Any
 from reprobe.equate.jsonl import Pair, write_pairs
 from reprobe.errors import InputFormatError
 from reprobe.io import iter_json_objects
+from reprobe.text import open_text, require_rows
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +72,14 @@ class Quantity:
 
 def read_questions(path: Path) -> Iterator[str]:
     """Stream the `question` texts of an AQuA-RAT file (one JSON object per line)."""
-    with Path(path).open(encoding="utf-8") as handle:
+    rows = 0
+    with open_text(path) as handle:
         for n, record in iter_json_objects(path, handle):
             if not isinstance(record.get("question"), str):
                 raise InputFormatError(path, f"line {n}", "expected an object with a 'question'")
+            rows += 1
             yield record["question"]
+    require_rows(path, rows, "questions")
 
 
 def sentences(text: str) -> list[str]:
