@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -11,9 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, missing_tool
 
-pytest.importorskip("importlinter")
+
+@pytest.fixture(autouse=True)
+def importlinter_installed() -> None:
+    """The contracts need import-linter (a test dependency)."""
+    if importlib.util.find_spec("importlinter") is None:
+        missing_tool("import-linter is not installed (pip install -e '.[test]')")
 
 PYPROJECT = REPO / "pyproject.toml"
 PACKAGE = REPO / "workflow" / "reprobe"

@@ -157,10 +157,10 @@ def test_snakemake_names_file_line_and_column_of_a_yaml_error_in_the_config(tmp_
         "(while parsing a flow mapping at line 3, column 6)" in lines
 
 
-def test_readme_lists_every_paper_source():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_sources_page_lists_every_paper_source():
+    page = (REPO / "docs/sources.md").read_text(encoding="utf-8")
     for name in load_yaml(REPO / "config/paper.yaml")["sources"]:
-        assert f"`{name}`" in readme, name
+        assert f"`{name}`" in page, name
 
 
 def test_off_the_shelf_model_must_name_an_extracted_source(default_config):

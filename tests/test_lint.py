@@ -8,9 +8,7 @@ import shutil
 import subprocess
 import sys
 
-import pytest
-
-from conftest import REPO
+from conftest import REPO, missing_tool
 from reprobe.config import expand_sources, load_yaml
 
 
@@ -25,14 +23,16 @@ def test_snakemake_lint_is_clean():
     assert "Congratulations" in result.stdout + result.stderr
 
 
-@pytest.mark.skipif(shutil.which("snakefmt") is None, reason="snakefmt not installed")
 def test_snakefmt_check_is_clean():
+    if shutil.which("snakefmt") is None:
+        missing_tool("snakefmt is not installed (pip install -e '.[test]')")
     result = run("snakefmt", "--check", "Snakefile", "workflow/rules")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff not installed")
 def test_ruff_is_clean():
+    if shutil.which("ruff") is None:
+        missing_tool("ruff is not installed (pip install -e '.[test]')")
     result = run("ruff", "check", "workflow", "tests", "benchmarks")
     assert result.returncode == 0, result.stdout + result.stderr
 

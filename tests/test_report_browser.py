@@ -11,6 +11,7 @@ folder.
 from __future__ import annotations
 
 import base64
+import importlib.util
 import json
 import os
 import shutil
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, missing_tool
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAh"
@@ -77,10 +78,10 @@ def expected_titles(workdir: Path, tables: list[str]) -> dict[str, list[str]]:
 def report(tmp_path: Path) -> Iterator[tuple[Path, Path, dict[str, list[str]], bool]]:
     """The report of the default run's tables: (report, workdir, titles by paper, real run?)."""
     if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (apt-get install -y --no-install-recommends "
-                    "chromium): the report cannot be rendered")
-    pytest.importorskip("playwright.sync_api",
-                        reason="playwright is not installed (pip install -e '.[test]')")
+        missing_tool("Chromium is not installed (apt-get install -y --no-install-recommends "
+                     "chromium): the report cannot be rendered")
+    if importlib.util.find_spec("playwright") is None:
+        missing_tool("playwright is not installed (pip install -e '.[test]')")
     run = os.environ.get("REPROBE_REPORT_RUN")
     workdir = Path(run) if run else tmp_path / "run"
     workdir.mkdir(exist_ok=True)

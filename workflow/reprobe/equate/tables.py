@@ -56,7 +56,7 @@ QREAS_NOTE = (
     "numbers come from; it reads the CoreNLP parses in the released files, NA without them); "
     f"{QREAS} (Algorithm 1) follows the paper's Algorithm 1. The released code labels a "
     "value mismatch a contradiction, takes units from the dependency parse and reads fewer "
-    "numbers (README, EQUATE).")
+    "numbers (docs/papers/equate.md).")
 RECOVERY_COLUMNS = {
     "test_set": "test set", "candidates": "rebuilt", "released": "released",
     "recovered_exact": "exact", "recovered_swapped": "swapped",
