@@ -36,13 +36,12 @@ FOREIGN_BOMS = {codecs.BOM_UTF16_LE: "UTF-16 (little endian)",
 
 def _open_bytes(path: Path) -> IO[bytes]:
     """The file's bytes, decompressed on the fly (gzip, bzip2, zstd) when its magic bytes say."""
-    with path.open("rb") as probe:
-        magic = probe.read(4)
-    if magic.startswith(GZIP_MAGIC):
+    kind = compression(path)
+    if kind == "gzip":
         return gzip.open(path, "rb")
-    if magic.startswith(BZIP2_MAGIC):
+    if kind == "bzip2":
         return bz2.open(path, "rb")
-    if magic == ZSTD_MAGIC:
+    if kind == "zstd":
         return io.BufferedReader(ZstdFrames(path.open("rb")), CHUNK)
     return path.open("rb")
 
@@ -114,6 +113,21 @@ def _decoding_error(path: Path, encoding: str) -> InputFormatError:
     return InputFormatError(path, f"byte offset {offset}", f"not {encoding} text")
 
 
+def compression(path: Path) -> str:
+    """The compression a file's magic bytes name (gzip, bzip2, zstd), or "" for none."""
+    with path.open("rb") as probe:
+        magic = probe.read(4)
+    return ("gzip" if magic.startswith(GZIP_MAGIC) else "bzip2" if magic.startswith(BZIP2_MAGIC)
+            else "zstd" if magic == ZSTD_MAGIC else "")
+
+
+def _unreadable(path: Path, line: int, error: BaseException) -> InputFormatError:
+    """The error of a stream that cannot be read on: cut, or corrupt."""
+    kind = compression(path)
+    return InputFormatError(path, f"line {line}",
+                            f"unreadable {kind + ' stream' if kind else 'file'} ({error})")
+
+
 def _lines(path: Path, handle: IO[str], encoding: str) -> Iterator[str]:
     """The handle's lines, each "\\r\\n" read as "\\n"; a decoding error names where."""
     number = 0  # lines read so far, for the error of a stream cut after them
@@ -124,7 +138,7 @@ def _lines(path: Path, handle: IO[str], encoding: str) -> Iterator[str]:
     except UnicodeDecodeError:
         raise _decoding_error(path, encoding) from None
     except STREAM_ERRORS as error:
-        raise InputFormatError(path, f"line {number + 1}", f"unreadable ({error})") from None
+        raise _unreadable(path, number + 1, error) from None
 
 
 @contextlib.contextmanager
@@ -143,7 +157,7 @@ def open_text(path: Path | str, encoding: str = "utf-8") -> Iterator[Iterator[st
             raw.read(3)  # a UTF-8 BOM before latin-1 text: an editor's mark, never "ï»¿"
     except STREAM_ERRORS as error:
         raw.close()
-        raise InputFormatError(path, "line 1", f"unreadable ({error})") from None
+        raise _unreadable(path, 1, error) from None
     # newline="\n": only a line feed ends a line, so a stray "\r" inside a field stays there.
     with io.TextIOWrapper(raw, encoding=codec, newline="\n") as handle:
         yield _lines(path, handle, encoding)

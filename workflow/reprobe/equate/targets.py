@@ -8,12 +8,12 @@ name them directly as input, params or resources functions.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from reprobe.config import source_instances
 from reprobe.errors import ConfigError
+from reprobe.reads import Read, inside, slug
 
 SETS = ("rte_quant", "newsnli", "redditnli", "stresstest", "awpnli")
 # People labelled these: their rebuilt candidates take labels from the released file.
@@ -50,12 +50,6 @@ MODELS = "data/models/equate"
 RESULTS = "results/equate"
 TABLES = "results/tables/equate"
 VARIANTS = ("released", "rebuilt")
-
-
-def slug(name: str) -> str:
-    """A row name as a file name: runs of characters other than letters, digits, . and -
-    become one -."""
-    return re.sub(r"[^\w.-]+", "-", name).strip("-")
 
 
 def table_rows(neural: Mapping[str, Any], qreas_variants: Mapping[str, Any] | None = None,
@@ -157,11 +151,6 @@ def stage_tables(versions: list[str], sets: Mapping[str, list[str]], recovered: 
             *([f"{TABLES}/recovery.csv"] if recovered else [])]
 
 
-def inside(path: str, member: str | None) -> str:
-    """The member inside an extracted folder, or the path itself when there is none."""
-    return f"{path}/{member}" if member else path
-
-
 def member_param(spec: Mapping[str, Any]) -> Callable[[Any, Any], str]:
     """A params function: the rule's first input, or the member `spec` names inside that
     extracted folder (taken from the input, not rebuilt, as Snakemake's lint asks)."""
@@ -174,12 +163,6 @@ def member_param(spec: Mapping[str, Any]) -> Callable[[Any, Any], str]:
     return param
 
 
-class Read(NamedTuple):
-    """One file a job reads: what Snakemake tracks, and the path the command is given (a
-    member inside an extracted folder, or the tracked path itself)."""
-
-    target: str
-    path: str
 
 
 class EquateTargets:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 DATA = "data/processed/numersense"
 MODELS = "data/models/numersense"
@@ -21,12 +20,6 @@ VARIANTS = ("rebuilt", "released")
 RELEASED_SUFFIX = " (released predictions)"
 
 
-def slug(name: str) -> str:
-    """A row name as a file name: runs of characters other than letters, digits, . and -
-    become one -."""
-    return re.sub(r"[^\w.-]+", "-", name).strip("-")
-
-
 def model_type(spec: Mapping[str, Any]) -> str:
     """masked or causal: a tiny model's kind decides, else the spec's `type`."""
     if "tiny" in spec:
@@ -34,13 +27,3 @@ def model_type(spec: Mapping[str, Any]) -> str:
     return str(spec.get("type", "masked"))
 
 
-def inside(path: str, member: str | None) -> str:
-    """The member inside an extracted folder, or the path itself when there is none."""
-    return f"{path}/{member}" if member else path
-
-
-class Read(NamedTuple):
-    """One file a job reads: what Snakemake tracks, and the path the command is given."""
-
-    target: str
-    path: str

@@ -13,10 +13,9 @@ from reprobe.numersense.layout import (
     RESULTS,
     TEST_SETS,
     VARIANTS,
-    Read,
     model_type,
-    slug,
 )
+from reprobe.reads import Read, slug
 
 
 class ProbeRow(NamedTuple):

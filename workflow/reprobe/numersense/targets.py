@@ -23,12 +23,10 @@ from reprobe.numersense.layout import (  # noqa: F401 (re-exported for the rules
     TEST_SETS,
     TRAIN_SETS,
     VARIANTS,
-    Read,
-    inside,
     model_type,
-    slug,
 )
 from reprobe.numersense.probe_targets import ProbeRow, ProbeTargets, probe_rows  # noqa: F401
+from reprobe.reads import Read, inside, slug
 from reprobe.resources import Scale, job_resources
 
 

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from reprobe.errors import ConfigError
+from reprobe.reads import Read, inside
 from reprobe.resources import Scale, job_resources
 from reprobe.wikipse.task_targets import (
     MODEL_NAMES,
@@ -19,7 +20,6 @@ from reprobe.wikipse.task_targets import (
     PROBED,
     RESULTS,
     VECTOR_FOLDERS,
-    Read,
     TaskTargets,
     variant_suffix,
 )
@@ -50,11 +50,6 @@ SCALES = {"wikipse_freebase": Scale(1024, 27, 60, 5.4),
           "wikipse_similarity": Scale(1024, 27, 30, 0.2),
           "wikipse_analyses": Scale(1024, 58, 30, 0.2)}
 EMBEDDING_RULES = ("wikipse_embed", "wikipse_aggregate", "wikipse_probe")
-
-
-def inside(path: str, member: str | None) -> str:
-    """The member inside an extracted folder, or the path itself when there is none."""
-    return f"{path}/{member}" if member else path
 
 
 def check_typing(typing: Mapping[str, Any]) -> None:

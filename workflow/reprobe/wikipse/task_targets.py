@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
+
+from reprobe.reads import Read
 
 MODELS = "data/models/wikipse"
 RESULTS = "results/wikipse"
@@ -23,11 +25,6 @@ def variant_suffix(variant: str) -> str:
     return "" if variant == "rebuilt" else f"_{variant}"
 
 
-class Read(NamedTuple):
-    """One file a job reads: what Snakemake tracks, and the path the command is given."""
-
-    target: str
-    path: str
 
 
 class TaskTargets:
