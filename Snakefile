@@ -1,5 +1,5 @@
 # reprobe: rebuild probing datasets from raw sources and rerun five papers' experiments.
-# Wiring only: every rule calls `python -m reprobe …` (workflow/reprobe); see README.md.
+# Wiring only: every rule calls `python -m reprobe …` (workflow/reprobe); see docs/architecture.md.
 import sys
 from pathlib import Path
 
@@ -9,6 +9,7 @@ min_version("9.0")
 sys.path.insert(0, str(Path(workflow.basedir) / "workflow"))
 
 from reprobe.config import check_config, check_yaml_syntax, fill_defaults  # noqa: E402
+from reprobe.stages import enabled  # noqa: E402
 
 # A --configfile replaces the embedded default instead of being merged into it (Snakemake's
 # default): merged, the default's sample sources and stand-in models would join the paper's run.
@@ -37,25 +38,11 @@ if "wikipedia" in config:
     include: "workflow/rules/tables.smk"
 
 
-# A paper's stage is part of the run when the config has its section.
-if "numeracy" in config:
+# A paper's stage is part of the run when the config has its section (reprobe.stages lists
+# them); its rules file adds its tables to STAGE_TABLES.
+for stage in enabled(config):
 
-    include: "workflow/rules/numeracy.smk"
-
-
-if "equate" in config:
-
-    include: "workflow/rules/equate.smk"
-
-
-if "numersense" in config:
-
-    include: "workflow/rules/numersense.smk"
-
-
-if "wikipse" in config:
-
-    include: "workflow/rules/wikipse.smk"
+    include: stage.rules
 
 
 # After the stages: the report's pages gather the tables they list.
@@ -70,11 +57,19 @@ rule all:
     input:
         ALL_SOURCES,
         TABLES,
-        NUMERACY_TABLES,
-        EQUATE_TABLES,
-        NUMERSENSE_TABLES,
-        WIKIPSE_TABLES,
+        STAGE_TABLES.values(),
         REPORT_PAGES,
+
+
+# One target per paper: `snakemake --cores all numersense` builds that paper's tables.
+for stage in enabled(config):
+
+    rule:
+        name:
+            stage.shortcut
+        input:
+            STAGE_TABLES[stage.name],
+        localrule: True
 
 
 # A run that failed ends with the list of its failed jobs and their logs (reprobe.failures):

@@ -19,6 +19,7 @@ from reprobe.config import (
     load_yaml,
     local_source_path,
     month_range,
+    reference_errors,
     source_filename,
     source_instances,
 )
@@ -224,3 +225,28 @@ def test_a_missing_config_file_is_one_line(tmp_path, caplog):
     assert main(["config-check", str(tmp_path / "MISSING.yaml")]) == 1
     assert [record.getMessage() for record in caplog.records] == [
         f"{tmp_path / 'MISSING.yaml'}: no such config file"]
+
+
+def test_source_references_are_found_from_the_schema_in_every_section():
+    # With no source defined, every key the schema marks `x-source` is named: no section needs
+    # a hand-written check.
+    config = load_yaml(REPO / "config/paper.yaml")
+    fill_defaults(config)
+    named = [problem.split(":")[0] for problem in reference_errors({**config, "sources": {}})]
+    for key in ("wikipedia.dump", "wikipedia.index", "numeracy.off_the_shelf.GloVe-6B-50D.source",
+                "equate.inputs.reddit[0]", "equate.released.rte_quant.source",
+                "numersense.inputs.omcs.source", "numersense.gold.core.source",
+                "wikipse.released.train.source", "wikipse.senteval.tasks.MR.pos.source"):
+        assert key in named, key
+    assert {key.split(".")[0] for key in named} == {"wikipedia", "numeracy", "equate",
+                                                    "numersense", "wikipse"}
+    assert any(key.startswith("equate.neural.") and ".files." in key for key in named)
+
+
+def test_a_member_of_an_unextracted_source_is_named(default_config):
+    fill_defaults(default_config)
+    name = default_config["numersense"]["inputs"]["omcs"]["source"]
+    default_config["numersense"]["inputs"]["omcs"]["member"] = "x.tsv"
+    default_config["sources"][name].pop("extract", None)
+    assert f"numersense.inputs.omcs.member: source {name!r} is not extracted (extract: true)" \
+        in reference_errors(default_config)

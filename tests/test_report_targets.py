@@ -13,6 +13,7 @@ from snakemake.utils import format as snakemake_format
 from reprobe.cli import build_parser
 from reprobe.config import CHECKOUT, load_yaml, named_sources
 from reprobe.report.targets import ReportTargets, paper_of, tables_by_paper
+from reprobe.stages import titles
 
 OUTPUTS = ["results/tables/corpus/wikipedia_stats.csv", "results/tables/corpus/wikipedia_stats.md",
            "results/tables/numeracy/table1.csv", "results/tables/numeracy/table1.csv",
@@ -49,7 +50,7 @@ def test_tables_are_grouped_by_paper_in_order_without_repeats():
 
 
 def test_one_page_per_paper():
-    targets = ReportTargets(config(), OUTPUTS)
+    targets = ReportTargets(config(), OUTPUTS, titles())
     assert targets.pages == ["results/report/corpus.html", "results/report/numeracy.html",
                              "results/report/wikipse.html"]
     assert targets.table_files(SimpleNamespace(paper="numeracy")) == [
@@ -62,21 +63,21 @@ def test_sources_named_anywhere_in_a_value_are_found_once():
 
 
 def test_a_paper_shows_the_sources_its_section_names_each_month_expanded():
-    targets = ReportTargets(config(), OUTPUTS)
+    targets = ReportTargets(config(), OUTPUTS, titles())
     assert targets.sources["numeracy"] == ["vectors"]
     assert targets.sources["wikipse"] == ["monthly_2005_11", "monthly_2005_12",
                                           "monthly_2006_01"]
 
 
 def test_the_corpus_page_also_shows_the_sources_no_section_names():
-    targets = ReportTargets(config(), OUTPUTS)
+    targets = ReportTargets(config(), OUTPUTS, titles())
     assert targets.sources["corpus"] == ["dump", "spare"]
     shown = targets.page_sources("corpus")
     assert "named" not in shown["dump"] and shown["spare"]["named"] is False
 
 
 def test_the_arguments_give_the_page_command_everything_it_shows():
-    targets = ReportTargets(config(), OUTPUTS)
+    targets = ReportTargets(config(), OUTPUTS, titles())
     words = targets.arguments(SimpleNamespace(paper="wikipse"))
     # The rule passes them as {params.arguments:q}: each token quoted, the JSON's quotes kept.
     assert shlex.split(snakemake_format("{words:q}", words=words)) == words
@@ -92,14 +93,14 @@ def test_the_arguments_give_the_page_command_everything_it_shows():
 
 
 def test_an_unknown_folder_is_named_by_itself():
-    targets = ReportTargets(config(), ["results/tables/newpaper/table1.csv"])
+    targets = ReportTargets(config(), ["results/tables/newpaper/table1.csv"], titles())
     assert targets.category(SimpleNamespace(paper="newpaper")) == "newpaper"
     assert targets.page_config("newpaper") == {"seed": 7, "report": {"tolerance": 0.05}}
 
 
 def test_labels_carry_the_tally_once_the_page_is_written(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    targets = ReportTargets(config(), OUTPUTS)
+    targets = ReportTargets(config(), OUTPUTS, titles())
     paper = SimpleNamespace(paper="numeracy")
     assert targets.labels(paper) == {"page": "numeracy"}
     Path("results/report").mkdir(parents=True)
@@ -114,7 +115,7 @@ def test_every_paper_section_of_the_shipped_configs_names_its_sources(name):
     shipped = load_yaml(CHECKOUT / "config" / name)
     outputs = [f"results/tables/{paper}/table.csv" for paper in
                ("corpus", "numeracy", "equate", "numersense", "wikipse")]
-    targets = ReportTargets(shipped, outputs)
+    targets = ReportTargets(shipped, outputs, titles())
     for paper in ("numeracy", "equate", "numersense", "wikipse"):
         assert targets.sources[paper], paper
     assert shipped["wikipedia"]["dump"] in targets.sources["corpus"]
@@ -124,7 +125,8 @@ def test_every_paper_section_of_the_shipped_configs_names_its_sources(name):
 def test_a_tier_name_follows_each_page_title():
     tiered = config()
     tiered["report"] = {**tiered.get("report", {}), "tier": "released-data tier"}
-    targets = ReportTargets(tiered, OUTPUTS)
+    targets = ReportTargets(tiered, OUTPUTS, titles())
     assert targets.title("equate") == (
         "Ravichander et al. 2019, EQUATE (released-data tier)")
-    assert ReportTargets(config(), OUTPUTS).title("equate") == "Ravichander et al. 2019, EQUATE"
+    assert ReportTargets(config(), OUTPUTS, titles()).title("equate") == \
+        "Ravichander et al. 2019, EQUATE"

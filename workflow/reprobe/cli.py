@@ -11,14 +11,11 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from reprobe.equate import commands as equate_commands
 from reprobe.errors import ReprobeError, error_line
-from reprobe.numeracy import commands as numeracy_commands
-from reprobe.numersense import commands as numersense_commands
 from reprobe.report import commands as report_commands
 from reprobe.sources import commands as sources_commands
+from reprobe.stages import register_commands
 from reprobe.wikipedia import commands as wikipedia_commands
-from reprobe.wikipse import commands as wikipse_commands
 
 log = logging.getLogger("reprobe")
 
@@ -52,10 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sources_commands.register(commands, add)
     wikipedia_commands.register(commands, add)
-    numeracy_commands.register(commands, add)
-    equate_commands.register(commands, add)
-    numersense_commands.register(commands, add)
-    wikipse_commands.register(commands, add)
+    register_commands(commands, add)
     report_commands.register(commands, add)
 
     table = commands.add_parser("table", help="write a results table")

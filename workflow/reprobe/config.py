@@ -131,93 +131,62 @@ def fill_defaults(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> No
 
 
 def reference_errors(config: dict[str, Any]) -> list[str]:
-    """Keys that name a source which the config does not define."""
+    """Keys that name a source which the config does not define (the schema's `x-source`
+    strings), inputs whose member needs an unextracted source, and sections missing that
+    another needs (the schema's `x-needs`)."""
     sources = config.get("sources", {})
     problems = []
-    wikipedia = config.get("wikipedia", {})
-    if "numeracy" in config and "wikipedia" not in config:
-        # Its Num/All corpora (Tables 1, 4, 5) are read from the dump; no tier leaves them out.
-        problems.append("numeracy: its Num/All corpora are read from the Wikipedia dump, and "
-                        "the config has no `wikipedia` section")
-    for key in ("dump", "index"):
-        name = wikipedia.get(key)
-        if name is not None and name not in sources:
-            problems.append(f"wikipedia.{key}: no source named {name!r} under sources")
-    for model, spec in (config.get("numeracy") or {}).get("off_the_shelf", {}).items():
-        problems += _input_errors(f"numeracy.off_the_shelf.{model}", spec, sources)
+    schema = load_schema()
+    for section in config:
+        needs = schema["properties"].get(section, {}).get("x-needs", {})
+        problems += [f"{section}: {why}, and the config has no `{needed}` section"
+                     for needed, why in needs.items() if needed not in config]
     for name, spec in sources.items():
         listing = spec.get("sha1sums")
         if listing is not None and (listing not in sources or sources[listing].get("months")):
             problems.append(f"sources.{name}.sha1sums: no single source named {listing!r}")
-    return (problems + equate_reference_errors(config) + numersense_reference_errors(config)
-            + wikipse_reference_errors(config))
+    for section, value in config.items():
+        if section != "sources" and section in schema["properties"]:
+            problems += _source_references(value, schema["properties"][section], section,
+                                           schema, sources)
+    return list(dict.fromkeys(problems))
 
 
-def _input_errors(key: str, spec: dict[str, Any], sources: dict[str, Any]) -> list[str]:
-    """Problems of one `{source, member}` input: unknown source, member of an unextracted one."""
-    if spec.get("source") not in sources:
-        return [f"{key}.source: no source named {spec.get('source')!r} under sources"]
-    if spec.get("member") and not sources[spec["source"]].get("extract"):
-        return [f"{key}.member: source {spec['source']!r} is not extracted (extract: true)"]
-    return []
+def _resolve(node: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """A schema node with its local `$ref` (`#/$defs/name`) merged in."""
+    ref = node.get("$ref")
+    if not ref:
+        return node
+    target = schema
+    for part in ref.removeprefix("#/").split("/"):
+        target = target[part]
+    return {**_resolve(target, schema), **{k: v for k, v in node.items() if k != "$ref"}}
 
 
-def equate_reference_errors(config: dict[str, Any]) -> list[str]:
-    """Sources named by the equate section that the config does not define (or extract)."""
-    sources = config.get("sources", {})
-    equate = config.get("equate") or {}
-    problems = []
-    for group in ("inputs", "released"):
-        for name, spec in (equate.get(group) or {}).items():
-            if isinstance(spec, dict):
-                problems += _input_errors(f"equate.{group}.{name}", spec, sources)
-    for key in ("reddit", "arithmetic_folds"):
-        for index, name in enumerate((equate.get("inputs") or {}).get(key, [])):
-            if name not in sources:
-                problems.append(f"equate.inputs.{key}[{index}]: no source named {name!r} "
-                                "under sources")
-    for model, spec in (equate.get("neural") or {}).items():
-        for filename, name in (spec.get("files") or {}).items():
-            if name not in sources:
-                problems.append(f"equate.neural.{model}.files.{filename}: no source named "
-                                f"{name!r} under sources")
-    return problems
-
-
-def numersense_reference_errors(config: dict[str, Any]) -> list[str]:
-    """Sources named by the numersense section that the config does not define (or extract)."""
-    sources = config.get("sources", {})
-    numersense = config.get("numersense") or {}
-    problems = []
-    for group in ("inputs", "released", "gold"):
-        for name, spec in (numersense.get(group) or {}).items():
-            problems += _input_errors(f"numersense.{group}.{name}", spec, sources)
-    for row, sets in (numersense.get("released_predictions") or {}).items():
-        for name, spec in sets.items():
-            problems += _input_errors(f"numersense.released_predictions.{row}.{name}", spec,
-                                      sources)
-    return problems
-
-
-def wikipse_reference_errors(config: dict[str, Any]) -> list[str]:
-    """Sources named by the wikipse section that the config does not define (or extract)."""
-    sources = config.get("sources", {})
-    wikipse = config.get("wikipse") or {}
-    problems = []
-    for group in ("typing", "released", "similarity", "public"):
-        for name, spec in (wikipse.get(group) or {}).items():
-            if isinstance(spec, dict):
-                problems += _input_errors(f"wikipse.{group}.{name}", spec, sources)
-    for task, files in ((wikipse.get("senteval") or {}).get("tasks") or {}).items():
-        for role, spec in files.items():
-            problems += _input_errors(f"wikipse.senteval.tasks.{task}.{role}", spec, sources)
-    for name, spec in (wikipse.get("supersense") or {}).items():
-        if isinstance(spec, dict):
-            problems += _input_errors(f"wikipse.supersense.{name}", spec, sources)
-    authors = wikipse.get("authors") or {}
-    for group in ("corpora", "embeddings"):
-        for name, spec in (authors.get(group) or {}).items():
-            problems += _input_errors(f"wikipse.authors.{group}.{name}", spec, sources)
+def _source_references(value: Any, node: dict[str, Any], key: str, schema: dict[str, Any],
+                       sources: dict[str, Any]) -> list[str]:
+    """Problems of the source names inside one config value, walked beside its schema node."""
+    node = _resolve(node, schema)
+    problems: list[str] = []
+    for alternative in (*node.get("oneOf", ()), *node.get("anyOf", ()), *node.get("allOf", ())):
+        problems += _source_references(value, alternative, key, schema, sources)
+    if node.get("x-source") and isinstance(value, str) and value not in sources:
+        problems.append(f"{key}: no source named {value!r} under sources")
+    elif isinstance(value, dict):
+        properties = node.get("properties", {})
+        for name, item in value.items():
+            child = properties.get(name, node.get("additionalProperties"))
+            if isinstance(child, dict):
+                problems += _source_references(item, child, f"{key}.{name}", schema, sources)
+        source = value.get("source")
+        member_of = sources.get(source) if isinstance(source, str) else None
+        if value.get("member") and member_of is not None and not member_of.get("extract") \
+                and _resolve(properties.get("source", {}), schema).get("x-source"):
+            problems.append(f"{key}.member: source {source!r} is not extracted (extract: true)")
+    elif isinstance(value, list) and isinstance(node.get("items"), dict):
+        for index, item in enumerate(value):
+            problems += _source_references(item, node["items"], f"{key}[{index}]", schema,
+                                           sources)
     return problems
 
 

@@ -75,11 +75,8 @@ WIKI_SHARDS = (
     else []
 )
 TABLES = []
-# Tables of the paper stages; a stage's rules file sets its list when the config enables it.
-NUMERACY_TABLES = []
-EQUATE_TABLES = []
-NUMERSENSE_TABLES = []
-WIKIPSE_TABLES = []
+# Tables of the paper stages, by stage name: each enabled stage's rules file sets its list.
+STAGE_TABLES = {}
 
 
 def fetch_input(wildcards):

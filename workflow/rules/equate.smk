@@ -12,7 +12,7 @@ from reprobe.equate.targets import (
 
 # Every input, parameter and target list of these rules: reprobe/equate/targets.py.
 EQ = EquateTargets(config, raw_target, raw_file)
-EQUATE_TABLES = EQ.tables
+STAGE_TABLES["equate"] = EQ.tables
 
 
 wildcard_constraints:
@@ -415,10 +415,3 @@ rule equate_recovery_table:
     shell:
         "python -m reprobe equate recovery-table --csv {output.csv:q} --md {output.md:q} "
         "{input:q} 2> {log:q}"
-
-
-# One paper's tables: `snakemake --cores all equate`.
-rule equate:
-    input:
-        EQUATE_TABLES,
-    localrule: True

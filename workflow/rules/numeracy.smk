@@ -18,7 +18,7 @@ NUM = NumeracyTargets(
     {shard: f"{WIKI_DIR}/shards/{shard}/sentences.parquet" for shard in WIKI_SHARDS},
     raw_target,
 )
-NUMERACY_TABLES = NUM.tables
+STAGE_TABLES["numeracy"] = NUM.tables
 
 
 wildcard_constraints:
@@ -348,8 +348,3 @@ rule numeracy_table:
         "python -m reprobe numeracy table --table table{wildcards.n:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} "
         "{params.rules:q} {input.scores:q} 2> {log:q}"
-
-
-rule numeracy:
-    input:
-        NUMERACY_TABLES,

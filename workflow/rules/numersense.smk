@@ -12,7 +12,7 @@ from reprobe.numersense.targets import (
 
 # Every input, parameter and target list of these rules: reprobe/numersense/targets.py.
 NS = NumerSenseTargets(config, raw_target)
-NUMERSENSE_TABLES = NS.tables
+STAGE_TABLES["numersense"] = NS.tables
 
 
 wildcard_constraints:
@@ -347,10 +347,3 @@ rule numersense_figure3:
         "python -m reprobe numersense figure3 --categories {input.categories:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --png {output.png:q} "
         "--no-zero {params.no_zero:q} {params.predictions:q} 2> {log:q}"
-
-
-# One paper's tables: `snakemake --cores all numersense`.
-rule numersense:
-    input:
-        NUMERSENSE_TABLES,
-    localrule: True

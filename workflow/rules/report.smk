@@ -3,11 +3,13 @@
 
 
 from reprobe.report.targets import PAGES as REPORT_DIR, ReportTargets
+from reprobe.stages import titles
 
 # Every input, parameter and label of these rules: reprobe/report/targets.py.
 RP = ReportTargets(
     config,
-    [*TABLES, *NUMERACY_TABLES, *EQUATE_TABLES, *NUMERSENSE_TABLES, *WIKIPSE_TABLES],
+    [*TABLES, *(table for tables in STAGE_TABLES.values() for table in tables)],
+    titles(),
 )
 REPORT_PAGES = RP.pages
 

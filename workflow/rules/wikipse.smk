@@ -12,7 +12,7 @@ from reprobe.wikipse.targets import (
 
 # Every input, parameter and target list of these rules: reprobe/wikipse/targets.py.
 WP = WikiPseTargets(config, raw_target, WIKI_SHARDS)
-WIKIPSE_TABLES = WP.tables + WP.outputs
+STAGE_TABLES["wikipse"] = WP.tables + WP.outputs
 
 
 wildcard_constraints:
@@ -682,10 +682,3 @@ rule wikipse_table8:
         "python -m reprobe wikipse table --table table8 --variant supersense "
         "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {input.scores:q} "
         "2> {log:q}"
-
-
-# One paper's tables: `snakemake --cores all wikipse`.
-rule wikipse:
-    input:
-        WIKIPSE_TABLES,
-    localrule: True

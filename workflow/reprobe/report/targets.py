@@ -19,14 +19,9 @@ from reprobe.config import expand_sources, named_sources, source_filename, sourc
 TABLES = "results/tables"
 PAGES = "results/report"
 DATA = "data/processed"
-# How each folder of results/tables/ is named in the report; a new one is named by its folder.
-TITLES = {
-    "corpus": "Wikipedia corpus statistics",
-    "numeracy": "Naik et al. 2019, Exploring Numeracy in Word Embeddings",
-    "equate": "Ravichander et al. 2019, EQUATE",
-    "numersense": "Lin et al. 2020, Birds have four legs?! NumerSense",
-    "wikipse": "Yaghoobzadeh et al. 2019, Probing for Semantic Classes (WIKI-PSE)",
-}
+# How the folders of results/tables/ that are no paper's are named in the report; a paper's
+# folder by its stage's title (reprobe.stages, given to ReportTargets), any other by its name.
+TITLES = {"corpus": "Wikipedia corpus statistics"}
 # The config sections a folder's tables come from (default: the section named like the folder).
 SECTIONS = {"corpus": ("wikipedia", "download", "variables")}
 # Shown on every page: they bear on every number.
@@ -55,8 +50,10 @@ def tables_by_paper(outputs: Iterable[str]) -> dict[str, list[str]]:
 class ReportTargets:
     """The report's pages and each page's inputs and arguments for one configuration."""
 
-    def __init__(self, config: Mapping[str, Any], outputs: Iterable[str]) -> None:
+    def __init__(self, config: Mapping[str, Any], outputs: Iterable[str],
+                 titles: Mapping[str, str]) -> None:
         self.config = config
+        self.titles = {**TITLES, **titles}
         self.tables = tables_by_paper(outputs)
         self.papers = list(self.tables)
         self.pages = [f"{PAGES}/{paper}.html" for paper in self.papers]
@@ -92,7 +89,7 @@ class ReportTargets:
     def title(self, paper: str) -> str:
         """The paper's name in the report."""
         tier = self.config.get("report", {}).get("tier")
-        return TITLES.get(paper, paper) + (f" ({tier})" if tier else "")
+        return self.titles.get(paper, paper) + (f" ({tier})" if tier else "")
 
     def category(self, wildcards: Any) -> str:
         """The report category of a page: the paper's name."""

@@ -1,0 +1,5 @@
+"""STAGE_TITLE."""
+
+from reprobe.stage import Stage
+
+STAGE = Stage("STAGE_NAME", "STAGE_TITLE")
