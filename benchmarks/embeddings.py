@@ -32,7 +32,7 @@ over the co-occurrence matrix, not the corpus, so its words/s is corpus tokens /
 whole run, and its phases are shown separately. Ratios: reprobe's words/s over the reference's,
 and the reference's CPU seconds over reprobe's (above 1: reprobe uses less CPU), per family.
 
-It prints a Markdown block ready for benchmarks/README.md; --update-readme writes it between the
+It prints a Markdown block ready for docs/benchmarks.md; --update-readme writes it between the
 `<!-- embeddings:begin -->` and `<!-- embeddings:end -->` markers of the README's
 "Embedding training" section.
 """

@@ -5,7 +5,7 @@ system of the child and every descendant it waited for, from os.wait4) and, when
 interval, the peak RSS of the process tree. Tools run one at a time, round-robin over --repeat
 (`round_robin`), and each tool's repeats are merged into its best figures (`best_of`). A report
 starts with the command and the machine (`provenance`), and ends as a Markdown block that
---update-readme writes between a section's markers in benchmarks/README.md and, with --json,
+--update-readme writes between a section's markers in docs/benchmarks.md and, with --json,
 as JSON (`save`). `add_report_options` adds --repeat, --json and --update-readme to a parser.
 """
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-README = HERE / "README.md"
+README = HERE.parent / "docs" / "benchmarks.md"  # the benchmarks page of the docs
 R = TypeVar("R")
 
 
@@ -254,4 +254,4 @@ def add_report_options(parser: argparse.ArgumentParser, *, noun: str, keeps: str
     parser.add_argument("--json", type=Path, metavar="PATH", help=json_help)
     parser.add_argument("--update-readme", nargs="?", type=Path, const=README, metavar="PATH",
                         help=f"write the Markdown block between the `{section}` markers of PATH "
-                        "(default benchmarks/README.md)")
+                        "(default docs/benchmarks.md)")

@@ -33,7 +33,7 @@ sample; the released file's first N are not necessarily (its order is the releas
 On the probes both runs scored, every candidate's score must agree within 1e-4 (else the script
 fails); identical rankings and top-1 words are counted.
 
-It prints a Markdown block ready for benchmarks/README.md; --update-readme writes it between the
+It prints a Markdown block ready for docs/benchmarks.md; --update-readme writes it between the
 `<!-- mlm-probe:begin -->` and `<!-- mlm-probe:end -->` markers of the README's "NumerSense
 masked-LM probing" section.
 

@@ -29,7 +29,7 @@ word and word/S-class corpora, dimensions 100-400, 5 epochs, ~550 M tokens each)
 scaling words/s linearly with threads and inversely with the dimension (both optimistic).
 
 It prints a Markdown block; --update-readme writes it between the `<!-- sskip:begin -->` and
-`<!-- sskip:end -->` markers of benchmarks/README.md's SSKIP section.
+`<!-- sskip:end -->` markers of docs/benchmarks.md's SSKIP section.
 
     python benchmarks/sskip.py --corpus lee zipf --tokens 4000000 --update-readme
 """
@@ -52,6 +52,7 @@ from embeddings import build_corpus as build_lee  # noqa: E402
 SECTION = "sskip"  # the README's markers: <!-- sskip:begin --> ... :end -->
 TARGET = 0.4  # SSKIP words/s at least this share of SKIP's, per thread count
 WINDOW, NEGATIVE, MIN_COUNT = 5, 10, 5
+ALPHA, SAMPLE = 0.025, 1e-3  # word2vec's, given to both trainers alike
 PAPER = {"tokens": 550_000_000, "epochs": 5, "dims": (100, 200, 300, 400), "corpora": 2,
          "cores": 32}
 
@@ -125,15 +126,17 @@ def pairs_per_word(corpus: Path, window: int) -> tuple[float, float]:
 def train(tool: str, corpus: Path, threads: int, args: argparse.Namespace) -> int:
     """Train one model on the corpus; its vocabulary size."""
     if tool == "sskip":
-        from reprobe.wikipse.sskip import SSkipConfig, train_sskip
+        from reprobe.wikipse.embedding_settings import SSkipConfig
+        from reprobe.wikipse.sskip import train_sskip
 
         config = SSkipConfig(dim=args.dim, window=WINDOW, negative=NEGATIVE, epochs=args.epochs,
-                             min_count=MIN_COUNT, workers=threads, seed=args.seed)
+                             min_count=MIN_COUNT, alpha=ALPHA, sample=SAMPLE, workers=threads,
+                             seed=args.seed)
         return len(train_sskip(corpus, config))
     from gensim.models import Word2Vec
 
     model = Word2Vec(vector_size=args.dim, window=WINDOW, min_count=MIN_COUNT, sg=1, hs=0,
-                     negative=NEGATIVE, sample=1e-3, alpha=0.025, seed=args.seed,
+                     negative=NEGATIVE, sample=SAMPLE, alpha=ALPHA, seed=args.seed,
                      workers=threads)
     model.build_vocab(corpus_file=str(corpus))
     model.train(corpus_file=str(corpus), total_words=model.corpus_total_words,

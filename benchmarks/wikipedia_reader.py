@@ -27,7 +27,7 @@ core), reprobe / bzcat throughput, and the reader's peak RSS on the big dump / o
 excerpt (the target is <= 1.5). With --profile, the reader also runs in-process under cProfile
 on the excerpt, printing the top functions by cumulative time and the time grouped by stage.
 
-It ends with a Markdown block ready for benchmarks/README.md (or --update-readme writes it
+It ends with a Markdown block ready for docs/benchmarks.md (or --update-readme writes it
 between the README's `<!-- figures:begin -->` and `<!-- figures:end -->` markers).
 """
 
@@ -367,7 +367,7 @@ def inputs_text(big: DumpInfo | None, small: DumpInfo) -> list[str]:
 
 
 def markdown_block(report: dict, runs: list[Run], profile: dict | None) -> str:
-    """The figures as Markdown, ready to paste into benchmarks/README.md."""
+    """The figures as Markdown, ready to paste into docs/benchmarks.md."""
     source = (", reader source (workflow/reprobe/wikipedia/*.py) sha256 "
               f"{report['machine']['reader_source_sha256']}")
     parts = [
@@ -525,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
     if profile is not None:
         print("\n" + profile_text(profile))
     block = markdown_block(report, runs, profile)
-    print("\n----- Markdown for benchmarks/README.md -----\n" + block + "-----")
+    print("\n----- Markdown for docs/benchmarks.md -----\n" + block + "-----")
     harness.save(args, SECTION, block, report)
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -9,8 +10,9 @@ import pytest
 from gensim.models import Word2Vec
 
 from reprobe.errors import InputFormatError
+from reprobe.step_settings import schema_section, setting_names
 from reprobe.wikipse import sskip
-from reprobe.wikipse.sskip import SSkipConfig
+from reprobe.wikipse.embedding_settings import EmbeddingSettings, SSkipConfig
 
 # --- one update, by hand -------------------------------------------------------------------------
 # Centre word 0 with W_in[0] = (0.1, -0.2); offset +1 of window 1 (position 1); targets: word 1,
@@ -28,6 +30,15 @@ C_CONTEXT, C_NOISE = [0.3, 0.4], [-0.5, 0.1]
 EXPECTED_W_IN_0 = [0.29750140, -0.12162588]
 EXPECTED_C_CONTEXT = [0.32562487, 0.34875026]
 EXPECTED_C_NOISE = [-0.52412536, 0.14825071]
+
+
+def config_of(**changes) -> SSkipConfig:
+    """SSKIP's hyperparameters as the schema's defaults give them, with `changes`."""
+    section = schema_section("wikipse.embeddings")["properties"]
+    settings = EmbeddingSettings(**{name: section[name]["default"]
+                                    for name in setting_names(EmbeddingSettings)})
+    base = settings.trainer(dim=changes.pop("dim", 100), seed=changes.pop("seed", 0))
+    return dataclasses.replace(base, **changes)
 
 
 def small_model() -> tuple[np.ndarray, np.ndarray]:
@@ -87,11 +98,11 @@ def random_corpus(path: Path, seed: int = 0, sentences: int = 600) -> Path:
 
 def test_one_worker_is_bit_for_bit_reproducible(tmp_path: Path) -> None:
     corpus = random_corpus(tmp_path / "corpus.txt")
-    config = SSkipConfig(dim=8, epochs=2, min_count=1, seed=3)
+    config = config_of(dim=8, epochs=2, min_count=1, seed=3)
     first, again = sskip.train_sskip(corpus, config), sskip.train_sskip(corpus, config)
     assert first.index_to_key == again.index_to_key
     np.testing.assert_array_equal(first.vectors, again.vectors)
-    other = sskip.train_sskip(corpus, SSkipConfig(dim=8, epochs=2, min_count=1, seed=4))
+    other = sskip.train_sskip(corpus, config_of(dim=8, epochs=2, min_count=1, seed=4))
     assert not np.array_equal(first.vectors, other.vectors)
 
 
@@ -147,7 +158,7 @@ def test_sskip_separates_classes_that_only_word_order_tells_apart(tmp_path: Path
                                                                   seed: int) -> None:
     corpus = tmp_path / "order.txt"
     a_words, b_words = order_corpus(corpus, seed)
-    config = SSkipConfig(dim=16, min_count=1, seed=seed)
+    config = config_of(dim=16, min_count=1, seed=seed)
     structured = sskip.train_sskip(corpus, config)
     skip = Word2Vec(corpus_file=str(corpus), vector_size=16, window=5, negative=10, epochs=5,
                     min_count=1, sg=1, hs=0, sample=config.sample, seed=seed, workers=1).wv
@@ -181,7 +192,7 @@ def test_long_lines_are_split(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 def test_vectors_keep_vocabulary_order_and_counts(tmp_path: Path) -> None:
     corpus = random_corpus(tmp_path / "corpus.txt", sentences=200)
     tokens, counts = sskip.build_vocabulary(corpus, 3)
-    vectors = sskip.train_sskip(corpus, SSkipConfig(dim=4, epochs=1, min_count=3))
+    vectors = sskip.train_sskip(corpus, config_of(dim=4, epochs=1, min_count=3))
     assert vectors.index_to_key == tokens and vectors.vectors.dtype == np.float32
     assert vectors.vectors.shape == (len(tokens), 4)
     assert [vectors.get_vecattr(t, "count") for t in tokens] == counts.tolist()
@@ -192,22 +203,22 @@ def test_empty_corpus_is_an_input_error(tmp_path: Path, text: str) -> None:
     corpus = tmp_path / "empty.txt"
     corpus.write_text(text, encoding="utf-8")
     with pytest.raises(InputFormatError, match="empty corpus") as error:
-        sskip.train_sskip(corpus, SSkipConfig())
+        sskip.train_sskip(corpus, config_of())
     assert error.value.where == "file" and error.value.path == str(corpus)
 
 
 def test_no_word_over_min_count_is_an_input_error(tmp_path: Path) -> None:
     corpus = tmp_path / "rare.txt"
     corpus.write_text("a b c\n", encoding="utf-8")
-    with pytest.raises(InputFormatError, match="min_count=5"):
-        sskip.train_sskip(corpus, SSkipConfig())
+    with pytest.raises(InputFormatError, match="min_count=20"):
+        sskip.train_sskip(corpus, config_of())
 
 
 def test_config_rejects_unusable_values() -> None:
     with pytest.raises(ValueError, match="window"):
-        SSkipConfig(window=0)
+        config_of(window=0)
     with pytest.raises(ValueError, match="negative"):
-        SSkipConfig(negative=-1)
+        config_of(negative=-1)
 
 
 def test_noise_table_and_subsampling_follow_word2vec() -> None:
@@ -222,7 +233,7 @@ def test_noise_table_and_subsampling_follow_word2vec() -> None:
 
 
 def test_wang2vec_command_line() -> None:
-    config = SSkipConfig(dim=300, workers=8, min_count=20, sample=1e-4)
+    config = config_of(dim=300, workers=8, min_count=20, sample=1e-4)
     command = sskip.wang2vec_command(Path("bin/word2vec"), Path("c.txt"), Path("v.txt"), config)
     assert command == ["bin/word2vec", "-train", "c.txt", "-output", "v.txt", "-type", "3",
                        "-size", "300", "-window", "5", "-negative", "10", "-hs", "0",

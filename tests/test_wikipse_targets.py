@@ -11,6 +11,8 @@ import yaml
 
 from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
+from reprobe.step_settings import read_settings
+from reprobe.wikipse.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.targets import (
     MODELS,
     TABLES,
@@ -83,8 +85,9 @@ def test_tables_outputs_and_options() -> None:
                                                "data/processed/wikipse/shards/0001/word.txt"]
     assert targets.selection_arguments() == ["--min-frequency", "20", "--multi-per-split", "5"]
     embed = targets.embedding_arguments(SimpleNamespace(wp_model="sskip", wp_dim="16"))
-    assert embed[:4] == ["--model", "sskip", "--dim", "16"]
-    assert "--wang2vec" not in embed
+    assert embed[:5] == ["--model", "sskip", "--dim", "16", "--settings"]
+    settings = read_settings(embed[5], EmbeddingSettings, "wikipse.embeddings")
+    assert settings.wang2vec_for("sskip") is None
 
 
 @pytest.mark.parametrize(("models", "trained"), [(["sskip"], {"sskip"}),
@@ -93,9 +96,9 @@ def test_the_wang2vec_binary_trains_the_models_named(models: list[str], trained:
     settings = config()
     settings["wikipse"]["embeddings"].update(wang2vec="bin/word2vec", wang2vec_models=models)
     targets = WikiPseTargets(settings, raw_target, ["0000"])
-    uses = {model for model in ("skip", "sskip") if "--wang2vec" in
-            targets.embedding_arguments(SimpleNamespace(wp_model=model, wp_dim="16"))}
-    assert uses == trained
+    embed = targets.embedding_arguments(SimpleNamespace(wp_model="skip", wp_dim="16"))
+    settings = read_settings(embed[-1], EmbeddingSettings, "wikipse.embeddings")
+    assert {model for model in ("skip", "sskip") if settings.wang2vec_for(model)} == trained
 
 
 def authors_config(**authors: object) -> dict:

@@ -8,6 +8,8 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.step_settings import add_settings_option
+from reprobe.wikipse.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.nlp_commands import register_nlp
 from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options
 from reprobe.wikipse.probe_commands import register_probes
@@ -138,15 +140,15 @@ def cmd_released(args: argparse.Namespace) -> None:
 def cmd_embed(args: argparse.Namespace) -> None:
     """Train SKIP or SSKIP vectors on a corpus; save them (memory-mappable KeyedVectors)."""
     from reprobe.sources.extract import member_file
+    from reprobe.step_settings import read_settings
     from reprobe.wikipse.embed import train_embedding
-    from reprobe.wikipse.sskip import SSkipConfig
     from reprobe.wikipse.vectors import save_vectors
 
-    config = SSkipConfig(dim=args.dim, window=args.window, negative=args.negative,
-                         epochs=args.epochs, min_count=args.min_count, alpha=args.alpha,
-                         sample=args.sample, workers=args.workers, seed=args.seed)
-    vectors = train_embedding(args.model, member_file(Path(args.corpus)), config,
-                              Path(args.wang2vec) if args.wang2vec else None)
+    settings = read_settings(args.settings, EmbeddingSettings, "wikipse.embeddings")
+    wang2vec = settings.wang2vec_for(args.model)
+    vectors = train_embedding(args.model, member_file(Path(args.corpus)),
+                              settings.trainer(args.dim, args.seed),
+                              Path(wang2vec) if wang2vec else None)
     save_vectors(vectors, Path(args.output))
     log.info("%s on %s: %d vectors of %d dimensions", args.model, args.corpus, len(vectors),
              vectors.vector_size)
@@ -253,11 +255,9 @@ def _register_vectors(sub: argparse._SubParsersAction,
     embed.add_argument("--model", choices=["skip", "sskip"], required=True)
     embed.add_argument("--corpus", required=True, help="one sentence a line")
     embed.add_argument("--output", required=True, help="vectors folder (KeyedVectors)")
-    for name, kind in (("dim", int), ("window", int), ("negative", int), ("epochs", int),
-                       ("min-count", int), ("sample", float), ("alpha", float),
-                       ("workers", int), ("seed", int)):
-        embed.add_argument(f"--{name}", type=kind, required=True)
-    embed.add_argument("--wang2vec", default=None, help="train with this wang2vec binary")
+    embed.add_argument("--dim", type=int, required=True, help="dimensions (one of the dims)")
+    embed.add_argument("--seed", type=int, required=True, help="the config's seed")
+    add_settings_option(embed, EmbeddingSettings, "wikipse.embeddings")
 
     aggregate = add("aggregate", cmd_aggregate, sub)
     aggregate.add_argument("--words", nargs="+", required=True,

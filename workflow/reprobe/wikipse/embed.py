@@ -17,7 +17,8 @@ from gensim.models import KeyedVectors, Word2Vec
 
 from reprobe.embeddings.train import check_corpus
 from reprobe.errors import InputFormatError
-from reprobe.wikipse.sskip import SSkipConfig, train_sskip, train_wang2vec
+from reprobe.wikipse.embedding_settings import SSkipConfig
+from reprobe.wikipse.sskip import train_sskip, train_wang2vec
 
 log = logging.getLogger("reprobe.wikipse")
 MODELS = ("skip", "sskip")

@@ -43,7 +43,6 @@ import time
 from array import array
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +57,7 @@ from tqdm import tqdm
 
 from reprobe.embeddings.train import check_finite
 from reprobe.errors import InputFormatError, ReprobeError
+from reprobe.wikipse.embedding_settings import SSkipConfig
 
 log = logging.getLogger("reprobe.wikipse")
 
@@ -71,28 +71,6 @@ FASTMATH = {"reassoc", "contract", "nsz", "arcp"}
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@dataclass
-class SSkipConfig:
-    """Hyperparameters of SSKIP (and of SKIP, which the stage trains with the same ones)."""
-
-    dim: int = 100
-    window: int = 5
-    negative: int = 10
-    epochs: int = 5
-    min_count: int = 5
-    alpha: float = 0.025
-    sample: float = 1e-3
-    workers: int = 1
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        """Reject values the trainer cannot use, naming the field."""
-        least = dict.fromkeys(("dim", "window", "epochs", "min_count", "workers"), 1)
-        for name, low in {**least, "negative": 0, "sample": 0, "seed": 0, "alpha": 1e-12}.items():
-            if (value := getattr(self, name)) < low:
-                raise ValueError(f"SSkipConfig.{name} must be at least {low}, not {value}")
 
 
 # --- the corpus -------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from typing import Any
 from reprobe.errors import ConfigError
 from reprobe.reads import Read, inside
 from reprobe.resources import Scale, job_resources
+from reprobe.step_settings import settings_json
+from reprobe.wikipse.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.task_targets import (
     MODEL_NAMES,
     MODELS,
@@ -259,13 +261,8 @@ class WikiPseTargets(TaskTargets):
 
     def embedding_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe wikipse embed` settings of one embedding, as argument tokens."""
-        settings = self.wp["embeddings"]
-        arguments = ["--model", wildcards.wp_model, "--dim", wildcards.wp_dim]
-        for key in ("window", "negative", "epochs", "min_count", "sample", "alpha", "workers"):
-            arguments += [f"--{key.replace('_', '-')}", str(settings[key])]
-        if settings["wang2vec"] and wildcards.wp_model in settings["wang2vec_models"]:
-            arguments += ["--wang2vec", settings["wang2vec"]]
-        return arguments
+        return ["--model", wildcards.wp_model, "--dim", wildcards.wp_dim, "--settings",
+                settings_json(self.wp["embeddings"], EmbeddingSettings)]
 
     def workers(self) -> int:
         """Threads of an embedding job."""

@@ -1,0 +1,87 @@
+"""A step's settings as one typed object built from its config section.
+
+The schema is the only place a setting's default and description live. A step's settings
+class (a frozen dataclass, its fields named like the section's keys, none with a default) is
+built from the section; a rule passes it as JSON (`--settings {params.settings:q}`), so that
+Snakemake reruns a job whose settings changed and the logged command can be pasted as it is.
+`--help` lists each setting with the schema's description, read only when help is asked for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from reprobe.errors import ConfigError
+
+Settings = TypeVar("Settings")
+
+
+def schema_section(path: str) -> dict[str, Any]:
+    """The schema node of a dotted config path (`wikipse.embeddings`)."""
+    from reprobe.config import load_schema
+
+    node = load_schema()
+    for key in path.split("."):
+        node = node["properties"][key]
+    return node
+
+
+def setting_names(cls: type) -> list[str]:
+    """The config keys a settings class reads: its fields."""
+    return [field.name for field in dataclasses.fields(cls)]
+
+
+def settings_json(section: Mapping[str, Any], cls: type) -> str:
+    """The part of a config section a settings class reads, as JSON (keys sorted)."""
+    return json.dumps({name: section[name] for name in setting_names(cls)}, sort_keys=True,
+                      ensure_ascii=False)
+
+
+def read_settings(text: str, cls: type[Settings], path: str) -> Settings:
+    """The settings object of a `--settings` JSON; a missing or unknown key names it."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise ConfigError(f"--settings: not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"--settings: expected a JSON object of {path}")
+    names = setting_names(cls)
+    unknown = sorted(set(data) - set(names))
+    missing = [name for name in names if name not in data]
+    if unknown or missing:
+        problem = f"unknown key {path}.{unknown[0]}" if unknown else f"no {path}.{missing[0]}"
+        raise ConfigError(f"--settings: {problem} (the settings are {', '.join(names)})")
+    return cls(**data)
+
+
+class SchemaHelp(str):
+    """A help text listing a settings class's keys with the schema's descriptions, built only
+    when argparse formats help (so that a step does not read the schema on every run)."""
+
+    settings: type
+    path: str
+
+    def __new__(cls, settings: type, path: str) -> SchemaHelp:
+        text = super().__new__(cls, f"JSON of config section {path}")
+        text.settings, text.path = settings, path
+        return text
+
+    def __mod__(self, _params: Any) -> str:
+        """The help argparse prints (it %-formats every help text with the option's values)."""
+        section = schema_section(self.path)
+        lines = [f"JSON of config section {self.path} (the workflow passes it)"]
+        for name in setting_names(self.settings):
+            node = section["properties"][name]
+            described = " ".join(str(node.get("description", "")).split())
+            default = f" [default {json.dumps(node['default'])}]" if "default" in node else ""
+            lines.append(f"{name}: {described or 'see the schema'}{default}")
+        return "; ".join(lines)
+
+
+def add_settings_option(parser: argparse.ArgumentParser, cls: type, path: str) -> None:
+    """`--settings JSON`: the step's settings, one config section."""
+    parser.add_argument("--settings", required=True, help=SchemaHelp(cls, path))
