@@ -20,6 +20,8 @@ from reprobe.sources.fetch import copy_local, fetch_url
 
 PAYLOAD = random.Random(0).randbytes(200_000)
 PAYLOAD_SHA = hashlib.sha256(PAYLOAD).hexdigest()
+# The transfer settings every call passes (the workflow's come from the config's download).
+TRANSFER = {"retries": 5, "backoff": 1.0, "timeout": 60.0}
 CUT_AT = 65_536
 
 
@@ -60,6 +62,7 @@ def test_plain_download_verifies_and_renames(
         size=len(PAYLOAD),
         progress=False,
         session=session,
+        retries=5, backoff=1.0, timeout=60.0,
     )
     assert out == dest
     assert dest.read_bytes() == PAYLOAD
@@ -75,7 +78,8 @@ def test_cut_transfer_resumes_with_range_request(
 ) -> None:
     dest = tmp_path / "cut.bin"
     with caplog.at_level(logging.WARNING, logger="reprobe.sources"):
-        fetch_url(server.url("/cut.bin"), dest, source="cut", sha256=PAYLOAD_SHA, session=session)
+        fetch_url(server.url("/cut.bin"), dest, source="cut", sha256=PAYLOAD_SHA,
+                  session=session, **TRANSFER)
     assert server.state.ranges("/cut.bin") == [None, f"bytes={CUT_AT}-"]
     assert dest.read_bytes() == PAYLOAD
     assert not (tmp_path / "cut.bin.part").exists()
@@ -96,6 +100,7 @@ def test_server_ignoring_range_still_yields_the_right_file(
         sha256=PAYLOAD_SHA,
         progress=False,
         session=session,
+        retries=5, backoff=1.0, timeout=60.0,
     )
     assert server.state.ranges("/norange.bin") == ["bytes=1000-"]
     assert dest.read_bytes() == PAYLOAD
@@ -114,6 +119,7 @@ def test_complete_part_answered_416_counts_as_done(
         size=len(PAYLOAD),
         progress=False,
         session=session,
+        retries=5, backoff=1.0, timeout=60.0,
     )
     assert server.state.ranges("/data.bin") == [f"bytes={len(PAYLOAD)}-"]
     assert dest.read_bytes() == PAYLOAD
@@ -132,6 +138,7 @@ def test_checksum_mismatch_names_hashes_and_leaves_nothing(
             sha256=wrong,
             progress=False,
             session=session,
+            retries=5, backoff=1.0, timeout=60.0,
         )
     message = str(info.value)
     assert "badsum" in message and wrong in message and PAYLOAD_SHA in message
@@ -151,6 +158,7 @@ def test_size_mismatch_is_detected(
             size=len(PAYLOAD) + 1,
             progress=False,
             session=session,
+            retries=5, backoff=1.0, timeout=60.0,
         )
     assert not dest.exists()
     assert not (tmp_path / "data.bin.part").exists()
@@ -161,7 +169,8 @@ def test_404_fails_at_once_naming_the_status(
 ) -> None:
     url = server.url("/missing.bin")
     with pytest.raises(SourceError) as info:
-        fetch_url(url, tmp_path / "m.bin", source="gone", progress=False, session=session)
+        fetch_url(url, tmp_path / "m.bin", source="gone", progress=False, session=session,
+                  **TRANSFER)
     message = str(info.value)
     assert "gone" in message and url in message and "404" in message
     assert len(server.state.ranges("/missing.bin")) == 1
@@ -180,6 +189,7 @@ def test_server_error_once_is_retried_and_succeeds(
         backoff=0.5,
         progress=False,
         session=session,
+        retries=5, timeout=60.0,
     )
     assert dest.read_bytes() == PAYLOAD
     assert len(server.state.ranges("/flaky.bin")) == 2
@@ -198,6 +208,7 @@ def test_persistent_server_error_gives_up_with_exponential_backoff(
             backoff=1.0,
             progress=False,
             session=session,
+            timeout=60.0,
         )
     assert len(server.state.ranges("/down.bin")) == 3
     assert delays == [1.0, 2.0]
@@ -208,7 +219,8 @@ def test_existing_verified_dest_makes_no_request(
 ) -> None:
     dest = tmp_path / "data.bin"
     dest.write_bytes(PAYLOAD)
-    fetch_url(server.url("/data.bin"), dest, source="cached", sha256=PAYLOAD_SHA, session=session)
+    fetch_url(server.url("/data.bin"), dest, source="cached", sha256=PAYLOAD_SHA,
+              session=session, **TRANSFER)
     assert server.state.seen == []
 
 
@@ -224,6 +236,7 @@ def test_existing_dest_that_fails_verification_is_fetched_again(
         sha256=PAYLOAD_SHA,
         progress=False,
         session=session,
+        retries=5, backoff=1.0, timeout=60.0,
     )
     assert dest.read_bytes() == PAYLOAD
 

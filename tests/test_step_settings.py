@@ -83,3 +83,43 @@ def test_help_lists_each_setting_with_the_schemas_description_and_default(capsys
     assert "min_count: Words seen fewer times are left out of the vocabulary. [default 20]" \
         in text
     assert "wang2vec_models:" in text
+
+
+def schema_defaults(node: dict, found: dict[str, list]) -> dict[str, list]:
+    """Every key of the schema with the defaults it has anywhere."""
+    for key, child in (node.get("properties") or {}).items():
+        if "default" in child:
+            found.setdefault(key, []).append(child["default"])
+        schema_defaults(child, found)
+    for key in ("items", "additionalProperties"):
+        if isinstance(node.get(key), dict):
+            schema_defaults(node[key], found)
+    for key in ("oneOf", "anyOf", "allOf"):
+        for alternative in node.get(key, ()):
+            schema_defaults(alternative, found)
+    return found
+
+
+def cli_defaults(parser: argparse.ArgumentParser, where: str = "reprobe"
+                 ) -> Iterator[tuple[str, str, object]]:
+    """(command, option, default) of every optional option that has a default."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from cli_defaults(sub, f"{where} {name}")
+        elif action.option_strings and not action.required and action.default not in (
+                None, False, argparse.SUPPRESS):
+            yield where, action.dest, action.default
+
+
+def test_no_command_line_option_restates_a_default_of_the_schema():
+    from reprobe.config import load_schema
+
+    schema = load_schema()
+    defaults = schema_defaults(schema, {})
+    for definition in schema["$defs"].values():
+        schema_defaults(definition, defaults)
+    restated = [f"{command} --{option.replace('_', '-')}={value!r}"
+                for command, option, value in cli_defaults(build_parser())
+                if value in defaults.get(option, [])]
+    assert not restated, f"defaults restated outside the schema: {restated}"

@@ -30,6 +30,18 @@ def schema_section(path: str) -> dict[str, Any]:
     return node
 
 
+def schema_default(path: str) -> Any:
+    """The schema's default of one config key (`download.retries`)."""
+    section, _, key = path.rpartition(".")
+    return schema_section(section)["properties"][key]["default"]
+
+
+def or_schema_default(value: Any, path: str) -> Any:
+    """An option's value, or the schema's default of its config key when the option was not
+    given (an option a person may leave out keeps its default in the schema, not the CLI)."""
+    return schema_default(path) if value is None else value
+
+
 def setting_names(cls: type) -> list[str]:
     """The config keys a settings class reads: its fields."""
     return [field.name for field in dataclasses.fields(cls)]

@@ -20,11 +20,14 @@ def cmd_fetch(args: argparse.Namespace) -> None:
     from reprobe.sources.fetch import copy_local
     from reprobe.sources.materialise import materialise_url
     from reprobe.sources.settings import FetchSettings, environment_flag
+    from reprobe.step_settings import or_schema_default
 
     output = Path(args.output)
     if args.url:
         settings = FetchSettings(
-            retries=args.retries, backoff=args.backoff, timeout=args.timeout,
+            retries=or_schema_default(args.retries, "download.retries"),
+            backoff=or_schema_default(args.backoff, "download.backoff"),
+            timeout=or_schema_default(args.timeout, "download.timeout"),
             lock=Path(args.lock) if args.lock else None,
             mirror=Path(args.mirror) if args.mirror else None,
             offline=args.offline or environment_flag(os.environ.get(OFFLINE_VARIABLE)),
@@ -69,9 +72,12 @@ def register(commands: argparse._SubParsersAction,
     fetch.add_argument("--sha256", default=None, help="expected sha256 (hex); unchecked if absent")
     fetch.add_argument("--size", type=int, default=None, help="expected size in bytes")
     fetch.add_argument("--output", required=True, help="where the file goes")
-    fetch.add_argument("--retries", type=int, default=5, help="retries of a failed transfer")
-    fetch.add_argument("--backoff", type=float, default=2.0, help="first retry delay, seconds")
-    fetch.add_argument("--timeout", type=float, default=60.0, help="read timeout, seconds")
+    fetch.add_argument("--retries", type=int, help="retries of a failed transfer (default: the "
+                       "schema's download.retries)")
+    fetch.add_argument("--backoff", type=float, help="first retry delay, seconds (default: the "
+                       "schema's download.backoff)")
+    fetch.add_argument("--timeout", type=float, help="read timeout, seconds (default: the "
+                       "schema's download.timeout)")
     fetch.add_argument("--quiet", action="store_true", help="no progress bar")
     fetch.add_argument("--sha1-list", help="a checksum list (`<sha1>  <file>`) naming the file")
     fetch.add_argument("--lock", default=os.environ.get(LOCK_VARIABLE) or None,

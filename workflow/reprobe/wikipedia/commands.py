@@ -13,10 +13,11 @@ log = logging.getLogger("reprobe.wikipedia")
 
 def cmd_plan(args: argparse.Namespace) -> None:
     """Plan how shard jobs split a dump (by multistream index, else by page blocks)."""
+    from reprobe.step_settings import or_schema_default
     from reprobe.wikipedia.plan import plan_shards, write_plan
 
     plan = plan_shards(Path(args.dump), Path(args.index) if args.index else None, args.shards,
-                       args.block_pages)
+                       or_schema_default(args.block_pages, "wikipedia.block_pages"))
     write_plan(plan, Path(args.output))
     log.info("%d shards, mode %s", plan.shards, plan.mode)
 
@@ -62,8 +63,8 @@ def register(commands: argparse._SubParsersAction,
     plan.add_argument("--dump", required=True, help="pages-articles .xml.bz2 (or .xml)")
     plan.add_argument("--index", help="multistream index .txt.bz2, if any")
     plan.add_argument("--shards", type=int, required=True, help="number of shard jobs")
-    plan.add_argument("--block-pages", type=int, default=100,
-                      help="pages per block when there is no index")
+    plan.add_argument("--block-pages", type=int, help="pages per block when there is no "
+                      "index (default: the schema's wikipedia.block_pages)")
     plan.add_argument("--output", required=True, help="plan JSON to write")
 
     shard = add("shard", cmd_shard, sub)
