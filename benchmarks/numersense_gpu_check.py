@@ -257,15 +257,19 @@ def finetune_row(model: Any, tokenizer: Any, sentences: Sequence[str], folder: P
                  device: str, batch_size: int, max_length: int) -> Row:
     """One epoch of the authors' fine-tuning from the model saved into folder, timed."""
     from reprobe.numersense.finetune import finetune_masked_lm
+    from reprobe.numersense.finetune_settings import FinetuneSettings
+    from reprobe.step_settings import settings_from_schema
 
     base = folder / "base"
     model.save_pretrained(str(base))
     tokenizer.save_pretrained(str(base))
     print(f"fine-tuning one epoch on {len(sentences):,} sentences ...", file=sys.stderr,
           flush=True)
+    settings = settings_from_schema(FinetuneSettings, "numersense.finetune",
+                                    procedure="authors", epochs=1, batch_size=batch_size,
+                                    max_length=max_length)
     wall, summary = timed(device, lambda: finetune_masked_lm(
-        base, sentences, folder / "tuned", procedure="authors", epochs=1,
-        batch_size=batch_size, max_length=max_length, device=device))
+        base, sentences, folder / "tuned", settings, device=device))
     return Row(f"fine-tuning, 1 epoch (authors procedure, batch {batch_size}, max_length "
                f"{max_length})", device, "fp32", int(summary["examples"]),
                float(summary["seconds"]), unit="examples/s",

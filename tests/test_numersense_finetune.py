@@ -30,8 +30,10 @@ from reprobe.numersense.finetune_authors import (
     clip_and_step,
     read_sentences,
 )
+from reprobe.numersense.finetune_settings import FinetuneSettings
 from reprobe.numersense.probes import LabelledProbe
 from reprobe.numersense.tiny import build_tiny_model
+from reprobe.step_settings import settings_from_schema
 from test_numersense_candidates import build_bert_tokenizer, build_roberta_tokenizer
 from test_numersense_tiny import LINES, SETTINGS
 
@@ -51,7 +53,14 @@ ROWS = (
     LabelledProbe("<mask> dogs ran in the park .", "four"),
     LabelledProbe("a triangle has <mask> sides .", "three"),
 )
-FAST = dict(epochs=2, batch_size=4, max_length=32, lr=1e-3, seed=7)
+FAST = dict(procedure="plain", epochs=2, batch_size=4, max_length=32, lr=1e-3, seed=7)
+
+
+def tune(model: object, rows: object, out: Path, **changes: object) -> dict:
+    """Fine-tune with the schema's settings but for FAST and `changes`, on the CPU."""
+    settings = settings_from_schema(FinetuneSettings, "numersense.finetune",
+                                    **{**FAST, **changes})
+    return finetune_masked_lm(model, rows, out, settings, device="cpu")
 
 
 @pytest.fixture(scope="module", params=["bert", "roberta"])
@@ -132,7 +141,7 @@ def test_a_label_that_is_no_number_word_is_an_error(tokenizer: Any) -> None:
 def tuned(tiny_bert: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     """The tiny BERT fine-tuned once on ROWS."""
     out = tmp_path_factory.mktemp("tuned") / "ft"
-    return out, finetune_masked_lm(tiny_bert, ROWS, out, **FAST)
+    return out, tune(tiny_bert, ROWS, out)
 
 
 def test_the_summary_counts_examples_steps_and_epochs(tuned: tuple[Path, dict]) -> None:
@@ -161,7 +170,7 @@ def test_a_seed_gives_the_same_weights(tiny_bert: Path, tuned: tuple[Path, dict]
     from transformers import AutoModelForMaskedLM
 
     out, summary = tuned
-    again = finetune_masked_lm(tiny_bert, ROWS, tmp_path / "again", **FAST)
+    again = tune(tiny_bert, ROWS, tmp_path / "again")
     assert again["losses"] == summary["losses"]
     first, second = (AutoModelForMaskedLM.from_pretrained(str(p), local_files_only=True)
                      for p in (out, tmp_path / "again"))
@@ -173,8 +182,8 @@ def test_a_seed_gives_the_same_weights(tiny_bert: Path, tuned: tuple[Path, dict]
 
 def test_the_loss_goes_down(tiny_bert: Path, tmp_path: Path) -> None:
     """A few rows, a large learning rate: the last epoch's loss is well below the first's."""
-    summary = finetune_masked_lm(tiny_bert, ROWS, tmp_path / "ft", epochs=10, batch_size=6,
-                                 lr=2e-2, seed=1)
+    summary = tune(tiny_bert, ROWS, tmp_path / "ft", epochs=10, batch_size=6, lr=2e-2,
+                   seed=1, max_length=64)
     losses = summary["losses"]
     assert losses == sorted(losses, reverse=True) and losses[-1] < 0.5 * losses[0], losses
 
@@ -182,7 +191,7 @@ def test_the_loss_goes_down(tiny_bert: Path, tmp_path: Path) -> None:
 def test_no_rows_is_an_error(tiny_bert: Path, tmp_path: Path) -> None:
     """Nothing to train on: a clear error, and nothing saved."""
     with pytest.raises(ReprobeError, match="no training rows"):
-        finetune_masked_lm(tiny_bert, [], tmp_path / "ft")
+        tune(tiny_bert, [], tmp_path / "ft")
     assert not (tmp_path / "ft").exists()
 
 
@@ -190,7 +199,7 @@ def test_rows_that_all_lose_their_masks_are_an_error(tiny_bert: Path, tmp_path: 
     """Every number word past max_length: no example survives, an error says so."""
     rows = [LabelledProbe("a bird usually has <mask> legs .", "two")]
     with pytest.raises(ReprobeError, match="none of the 1 training rows"):
-        finetune_masked_lm(tiny_bert, rows, tmp_path / "ft", max_length=4)
+        tune(tiny_bert, rows, tmp_path / "ft", max_length=4)
 
 
 # -- the authors' procedure (finetune_authors) ------------------------------------------------
@@ -312,8 +321,7 @@ def test_both_procedures_train_and_save(procedure: str, base: str, tmp_path: Pat
     monkeypatch.setattr(torch.nn.utils, "clip_grad_norm_",
                         lambda params, norm: clipped.append(norm) or clip(params, norm))
     model_dir = request.getfixturevalue(base)
-    summary = finetune_masked_lm(model_dir, SENTENCES, tmp_path / "ft", procedure=procedure,
-                                 **FAST)
+    summary = tune(model_dir, SENTENCES, tmp_path / "ft", procedure=procedure)
     assert summary["procedure"] == procedure and len(summary["losses"]) == 2
     tuned = AutoModelForMaskedLM.from_pretrained(str(tmp_path / "ft"), local_files_only=True)
     original = AutoModelForMaskedLM.from_pretrained(str(model_dir), local_files_only=True)
@@ -333,8 +341,8 @@ def test_the_authors_procedure_is_deterministic_for_a_seed(tiny_roberta: Path,
     import torch
     from transformers import AutoModelForMaskedLM
 
-    runs = [finetune_masked_lm(tiny_roberta, SENTENCES, tmp_path / name, procedure="authors",
-                               **FAST) for name in ("a", "b")]
+    runs = [tune(tiny_roberta, SENTENCES, tmp_path / name, procedure="authors")
+            for name in ("a", "b")]
     assert runs[0]["losses"] == runs[1]["losses"]
     first, second = (AutoModelForMaskedLM.from_pretrained(str(tmp_path / n),
                                                           local_files_only=True).state_dict()
@@ -345,8 +353,8 @@ def test_the_authors_procedure_is_deterministic_for_a_seed(tiny_roberta: Path,
 def test_sentences_with_no_number_token_are_an_error(tiny_roberta: Path, tmp_path: Path) -> None:
     """Only a sentence-initial "Four": their RoBERTa rule masks nothing, so nothing trains."""
     with pytest.raises(ReprobeError, match="none of the 1 training sentences"):
-        finetune_masked_lm(tiny_roberta, ["Four dogs ran in the park."], tmp_path / "ft",
-                           procedure="authors", **FAST)
+        tune(tiny_roberta, ["Four dogs ran in the park."], tmp_path / "ft",
+             procedure="authors")
     assert not (tmp_path / "ft").exists()
 
 
@@ -354,8 +362,7 @@ def test_a_batch_without_number_tokens_updates_nothing(tiny_bert: Path, tmp_path
     """Their loss would be NaN there; the batch is counted, the schedule still ends at 0."""
     import math
 
-    summary = finetune_masked_lm(tiny_bert, ["A cat sat on the mat.", "A snake has no legs."],
-                                 tmp_path / "ft", procedure="authors",
-                                 **{**FAST, "batch_size": 1})
+    summary = tune(tiny_bert, ["A cat sat on the mat.", "A snake has no legs."],
+                   tmp_path / "ft", procedure="authors", batch_size=1)
     assert summary["skipped_batches"] == 2 and summary["steps"] == 4
     assert summary["last_lr"] == 0.0 and not any(math.isnan(x) for x in summary["losses"])

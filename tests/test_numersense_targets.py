@@ -11,6 +11,7 @@ import yaml
 
 from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
+from reprobe.numersense.finetune_settings import FinetuneSettings
 from reprobe.numersense.targets import (
     DATA,
     MODELS,
@@ -23,6 +24,7 @@ from reprobe.numersense.targets import (
     slug,
     table_rows,
 )
+from reprobe.step_settings import read_settings
 
 
 def raw_target(name: str) -> str:
@@ -177,7 +179,8 @@ def test_fine_tuned_rows_start_from_their_base_folder() -> None:
     assert targets.model_location("Ft.-tiny-BERT") == f"{MODELS}/Ft.-tiny-BERT"
     assert targets.train_file() == f"{DATA}/rebuilt/train.masked.tsv"
     arguments = targets.finetune_arguments()
-    assert arguments[arguments.index("--lr") + 1] == "5e-05"
+    assert arguments[0] == "--settings"
+    assert read_settings(arguments[1], FinetuneSettings, "numersense.finetune").lr == 5e-05
 
 
 def test_the_authors_train_set_is_the_plain_sentence_file() -> None:
@@ -187,8 +190,9 @@ def test_the_authors_train_set_is_the_plain_sentence_file() -> None:
                 "train_set": "authors", "procedure": "plain"}
     targets = NumerSenseTargets(config(released=released, finetune=finetune), raw_target)
     assert targets.train_file() == raw_target("gkb")
-    arguments = targets.finetune_arguments()
-    assert arguments[:4] == ["--format", "sentences", "--procedure", "plain"]
+    settings = read_settings(targets.finetune_arguments()[1], FinetuneSettings,
+                             "numersense.finetune")
+    assert (settings.layout, settings.procedure) == ("sentences", "plain")
     assert targets.released_arguments() == ["--released-core", raw_target("core")]
     assert list(targets.released_reads()) == ["core"]
     with pytest.raises(ConfigError, match="released.finetune_sentences"):

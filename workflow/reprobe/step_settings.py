@@ -70,6 +70,13 @@ def read_settings(text: str, cls: type[Settings], path: str) -> Settings:
     return cls(**data)
 
 
+def settings_from_schema(cls: type[Settings], path: str, **changes: Any) -> Settings:
+    """A settings object with the schema's defaults, but for `changes` (for use by hand)."""
+    section = schema_section(path)["properties"]
+    values = {name: section[name]["default"] for name in setting_names(cls)}
+    return cls(**{**values, **changes})
+
+
 class SchemaHelp(str):
     """A help text listing a settings class's keys with the schema's descriptions, built only
     when argparse formats help (so that a step does not read the schema on every run)."""

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_write_text
+from reprobe.numersense.finetune_settings import FinetuneSettings
 from reprobe.numersense.table_commands import register_tables
+from reprobe.step_settings import add_settings_option
 
 log = logging.getLogger("reprobe.numersense")
 
@@ -140,12 +142,12 @@ def cmd_finetune(args: argparse.Namespace) -> None:
     """Fine-tune a masked LM with every number word of the training sentences masked."""
     from reprobe.numersense.finetune import finetune_masked_lm
     from reprobe.numersense.finetune_authors import read_sentences
+    from reprobe.step_settings import read_settings
 
+    settings = read_settings(args.settings, FinetuneSettings, "numersense.finetune")
     train = Path(args.train)
-    rows = read_sentences(train) if args.format == "sentences" else _labelled(train)
-    summary = finetune_masked_lm(args.base, rows, Path(args.output), procedure=args.procedure,
-                                 epochs=args.epochs, batch_size=args.batch_size,
-                                 max_length=args.max_length, lr=args.lr, seed=args.seed,
+    rows = read_sentences(train) if settings.layout == "sentences" else _labelled(train)
+    summary = finetune_masked_lm(args.base, rows, Path(args.output), settings,
                                  device=args.device)
     log.info("fine-tuned %s into %s: %s", args.base, args.output, json.dumps(summary, default=str))
 
@@ -288,16 +290,10 @@ def _register_models(sub: argparse._SubParsersAction,
 
     finetune = add("finetune", cmd_finetune, sub)
     finetune.add_argument("--base", required=True, help="masked LM folder or hub name")
-    finetune.add_argument("--train", required=True,
-                          help="train.masked.tsv, or plain sentences (gkb_best_filtered.txt)")
-    finetune.add_argument("--format", choices=["labelled", "sentences"], required=True,
-                          help="--train's layout: probe<TAB>word lines, or one sentence a line")
-    finetune.add_argument("--procedure", choices=["authors", "plain"], required=True,
-                          help="the authors' finetune_mlm.py, or the plain whole-word loop")
+    finetune.add_argument("--train", required=True, help="train.masked.tsv (probe<TAB>word), "
+                          "or plain sentences (gkb_best_filtered.txt) when train_set is authors")
     finetune.add_argument("--output", required=True, help="fine-tuned model folder")
-    for name, kind in (("epochs", int), ("batch-size", int), ("max-length", int),
-                       ("lr", float), ("seed", int)):
-        finetune.add_argument(f"--{name}", type=kind, required=True)
+    add_settings_option(finetune, FinetuneSettings, "numersense.finetune")
     finetune.add_argument("--device", required=True, help="torch device")
 
     score = add("score", cmd_score, sub)

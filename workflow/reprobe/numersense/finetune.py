@@ -27,6 +27,7 @@ from reprobe.errors import ReprobeError
 from reprobe.io import atomic_directory
 from reprobe.numersense.candidates import CANDIDATES, candidate_token_id, model_name
 from reprobe.numersense.finetune_authors import prepare_authors, set_seed, train_authors
+from reprobe.numersense.finetune_settings import FinetuneSettings
 from reprobe.numersense.mlm import model_text_all, pad_right
 from reprobe.numersense.models import load_model
 from reprobe.numersense.probes import MASK, LabelledProbe, whole_words
@@ -193,18 +194,16 @@ def finetune_masked_lm(
     model_dir: Path | str,
     rows: Sequence[Row],
     out_dir: Path,
+    settings: FinetuneSettings,
     *,
-    procedure: str = "plain",
-    epochs: int = 3,
-    batch_size: int = 64,
-    max_length: int = 64,
-    lr: float = 5e-5,
-    seed: int = 42,
-    device: str = "cpu",
+    device: str,
 ) -> dict[str, object]:
     """Fine-tune the masked LM at model_dir (a folder or hub name) on rows' masked number
-    words by the procedure (authors or plain); save it to out_dir."""
+    words by the settings' procedure (authors or plain); save it to out_dir."""
     import torch
+
+    procedure, epochs, batch_size = settings.procedure, settings.epochs, settings.batch_size
+    max_length, lr, seed = settings.max_length, settings.lr, settings.seed
 
     if not rows:
         raise ReprobeError(f"no training rows to fine-tune {model_dir} on")

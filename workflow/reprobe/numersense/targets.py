@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from reprobe.errors import ConfigError
+from reprobe.numersense.finetune_settings import FinetuneSettings
 from reprobe.numersense.layout import (  # noqa: F401 (re-exported for the rules)
     DATA,
     MODELS,
@@ -28,6 +29,7 @@ from reprobe.numersense.layout import (  # noqa: F401 (re-exported for the rules
 from reprobe.numersense.probe_targets import ProbeRow, ProbeTargets, probe_rows  # noqa: F401
 from reprobe.reads import Read, inside, slug
 from reprobe.resources import Scale, job_resources
+from reprobe.step_settings import settings_json
 
 
 def check_models(numersense: Mapping[str, Any]) -> None:
@@ -304,11 +306,7 @@ class NumerSenseTargets(ProbeTargets):
 
     def finetune_arguments(self) -> list[str]:
         """`reprobe numersense finetune` settings, as argument tokens."""
-        finetune = self.ns["finetune"]
-        layout = "sentences" if finetune["train_set"] == "authors" else "labelled"
-        return ["--format", layout, "--procedure", finetune["procedure"],
-                *[part for key in ("epochs", "batch_size", "max_length", "lr", "seed")
-                  for part in (f"--{key.replace('_', '-')}", str(finetune[key]))]]
+        return ["--settings", settings_json(self.ns["finetune"], FinetuneSettings)]
 
     def labelled_arguments(self, wildcards: Any, output: Any) -> list[str]:
         """`--labelled-<set> PATH` for each labelled released file the rule writes, as argument
