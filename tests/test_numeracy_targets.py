@@ -6,14 +6,17 @@ from types import SimpleNamespace
 
 import pytest
 
+from reprobe.numeracy.retrain_settings import RetrainSettings
 from reprobe.numeracy.targets import NumeracyTargets, contrastive_test_flags, retrained_models
+from reprobe.step_settings import read_settings
 
 
 def config(**numeracy: object) -> dict:
     """A numeracy config with two families and two off-the-shelf models."""
     base = {
-        "retrain": {"families": ["glove", "word2vec"], "epochs": 5, "dim": 100,
-                    "glove": {"epochs": 25}},
+        "retrain": {"families": ["glove", "word2vec"], "epochs": 5, "dim": 100, "window": 5,
+                    "min_count": 5, "workers": 1,
+                    "glove": {"epochs": 25, "x_max": 100, "alpha": 0.75, "learning_rate": 0.05}},
         "off_the_shelf": {"vec": {"source": "small", "format": "word2vec_txt"},
                           "zip": {"source": "glove6b", "format": "glove", "member": "g.txt"}},
         "extra_text": None, "max_sentences": None, "lowercase": False, "random_dim": 300,
@@ -51,8 +54,11 @@ def test_corpus_parts_add_the_extra_text_last():
 
 def test_models_read_their_corpus_and_epochs(targets):
     assert targets.train_corpus(w(model="GloVe-All")) == "data/processed/numeracy/corpus/all.txt"
-    assert targets.epochs(w(model="GloVe-Num")) == 25
-    assert targets.epochs(w(model="Word2Vec-Num")) == 5
+    settings = read_settings(targets.retrain_arguments()[1], RetrainSettings,
+                             "numeracy.retrain")
+    assert settings.family_settings("glove")["epochs"] == 25
+    assert settings.family_settings("word2vec")["epochs"] == 5
+    assert "x_max" not in settings.family_settings("fasttext")
     assert targets.family(w(model="Word2Vec-All")) == "word2vec"
 
 

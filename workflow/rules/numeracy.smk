@@ -114,20 +114,12 @@ rule numeracy_train:
         cpus_per_task=lambda wildcards, threads: threads,
     params:
         family=NUM.family,
-        dim=NUMERACY["retrain"]["dim"],
-        window=NUMERACY["retrain"]["window"],
-        min_count=NUMERACY["retrain"]["min_count"],
-        epochs=NUM.epochs,
-        x_max=NUMERACY["retrain"]["glove"]["x_max"],
-        alpha=NUMERACY["retrain"]["glove"]["alpha"],
-        learning_rate=NUMERACY["retrain"]["glove"]["learning_rate"],
+        settings=NUM.retrain_arguments(),
         seed=config["seed"],
     shell:
         "python -m reprobe numeracy train --family {params.family:q} --corpus {input:q} "
-        "--output {output:q} --dim {params.dim:q} --window {params.window:q} "
-        "--min-count {params.min_count:q} --epochs {params.epochs:q} --x-max {params.x_max:q} "
-        "--alpha {params.alpha:q} --learning-rate {params.learning_rate:q} "
-        "--seed {params.seed:q} --threads {threads:q} 2> {log:q}"
+        "--output {output:q} {params.settings:q} --seed {params.seed:q} "
+        "--threads {threads:q} 2> {log:q}"
 
 
 rule numeracy_vectors:

@@ -9,8 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reprobe.io import atomic_path
+from reprobe.numeracy.retrain_settings import RetrainSettings
 from reprobe.numeracy.targets import FAMILY_NAMES
 from reprobe.scores import ScoreRow, write_scores
+from reprobe.step_settings import add_settings_option
 
 log = logging.getLogger("reprobe.numeracy")
 
@@ -42,19 +44,20 @@ def cmd_corpus(args: argparse.Namespace) -> None:
 
 def cmd_train(args: argparse.Namespace) -> None:
     """Train word vectors of one family on one corpus (word2vec text format + vocabulary)."""
-    common = {"dim": args.dim, "window": args.window, "min_count": args.min_count,
-              "seed": args.seed}
+    from reprobe.step_settings import read_settings
+
+    settings = read_settings(args.settings, RetrainSettings, "numeracy.retrain")
+    family = settings.family_settings(args.family)
     corpus, output = Path(args.corpus), Path(args.output)
     if args.family == "glove":
         from reprobe.embeddings.glove import train_glove
 
-        train_glove(corpus, output, x_max=args.x_max, alpha=args.alpha, epochs=args.epochs,
-                    learning_rate=args.learning_rate, workers=args.threads, **common)
+        train_glove(corpus, output, seed=args.seed, workers=args.threads, **family)
     else:
         from reprobe.embeddings import train
 
         trainer = train.train_word2vec if args.family == "word2vec" else train.train_fasttext
-        trainer(corpus, output, epochs=args.epochs, workers=args.threads, **common)
+        trainer(corpus, output, seed=args.seed, workers=args.threads, **family)
 
 
 def cmd_vectors(args: argparse.Namespace) -> None:
@@ -198,15 +201,9 @@ def register(commands: argparse._SubParsersAction,
     train.add_argument("--family", choices=sorted(FAMILY_NAMES), required=True)
     train.add_argument("--corpus", required=True, help="one sentence a line, tokens spaced")
     train.add_argument("--output", required=True, help="vectors, word2vec text format")
-    train.add_argument("--dim", type=int, required=True)
-    train.add_argument("--window", type=int, required=True)
-    train.add_argument("--min-count", type=int, required=True)
-    train.add_argument("--epochs", type=int, required=True)
-    train.add_argument("--x-max", type=float, required=True, help="GloVe weighting cut-off")
-    train.add_argument("--alpha", type=float, required=True, help="GloVe weighting exponent")
-    train.add_argument("--learning-rate", type=float, required=True, help="GloVe AdaGrad rate")
-    train.add_argument("--seed", type=int, required=True)
-    train.add_argument("--threads", type=int, default=1)
+    add_settings_option(train, RetrainSettings, "numeracy.retrain")
+    train.add_argument("--seed", type=int, required=True, help="the config's seed")
+    train.add_argument("--threads", type=int, required=True, help="training threads (the job's)")
 
     vectors = add("vectors", cmd_vectors, sub)
     vectors.add_argument("--input", required=True, help="vectors file")

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from reprobe.numeracy.retrain_settings import RetrainSettings
 from reprobe.resources import Scale, job_resources
+from reprobe.step_settings import settings_json
 
 # Family key in the config → the name the paper's tables use.
 FAMILY_NAMES = {"glove": "GloVe", "fasttext": "FastText", "word2vec": "Word2Vec"}
@@ -111,11 +113,9 @@ class NumeracyTargets:
         """A retrained model's family key (glove, fasttext, word2vec)."""
         return self.retrained[wildcards.model][0]
 
-    def epochs(self, wildcards: Any) -> int:
-        """Training epochs: GloVe has its own (the paper's 25), the others share one."""
-        retrain = self.numeracy["retrain"]
-        glove = self.retrained[wildcards.model][0] == "glove"
-        return retrain["glove"]["epochs"] if glove else retrain["epochs"]
+    def retrain_arguments(self) -> list[str]:
+        """`reprobe numeracy train` settings (numeracy.retrain), as argument tokens."""
+        return ["--settings", settings_json(self.numeracy["retrain"], RetrainSettings)]
 
     def vectors_input(self, wildcards: Any) -> str:
         """What a model's vectors are made from: its trained file, or its source (a file, or
