@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""WIKI-PSE SSKIP (reprobe.wikipse.sskip, numba) beside gensim's skip-gram (SKIP): words/s.
+"""WIKI-PSE SSKIP (reprobe.wikipse.embedding.sskip, numba) beside gensim's skip-gram: words/s.
 
 Both train on the same corpus in one process, one run at a time, with the paper's settings
 (window 5, 10 negatives, sample 1e-3, alpha 0.025, min count 5) at --dim, once per thread count
-(--threads, default 1 and 2): SSKIP is `reprobe.wikipse.sskip.train_sskip`, SKIP is gensim's
-`Word2Vec(sg=1, hs=0, negative=10)` in `corpus_file` mode (what the stage runs for SKIP). Each
-run is timed from the corpus file to the vectors in memory, vocabulary pass included, with
-words/s = corpus words x epochs / wall seconds; CPU seconds are the process's (all threads).
-numba compiles SSKIP's kernels on first use (or loads them from its cache): an untimed warm-up
-on a tiny corpus runs first, so compile time is not counted.
+(--threads, default 1 and 2): SSKIP is `reprobe.wikipse.embedding.sskip.train_sskip`, SKIP is
+gensim's `Word2Vec(sg=1, hs=0, negative=10)` in `corpus_file` mode (what the stage runs for
+SKIP). Each run is timed from the corpus file to the vectors in memory, vocabulary pass
+included, with words/s = corpus words x epochs / wall seconds; CPU seconds are the process's
+(all threads). numba compiles SSKIP's kernels on first use (or loads them from its cache):
+an untimed warm-up on a tiny corpus runs first, so compile time is not counted.
 
 Corpora (--corpus, one or both; built once, cached under --work-dir):
   lee   gensim's shipped `lee_background.cor` (300 news articles, one a line) repeated to
@@ -126,8 +126,8 @@ def pairs_per_word(corpus: Path, window: int) -> tuple[float, float]:
 def train(tool: str, corpus: Path, threads: int, args: argparse.Namespace) -> int:
     """Train one model on the corpus; its vocabulary size."""
     if tool == "sskip":
-        from reprobe.wikipse.embedding_settings import SSkipConfig
-        from reprobe.wikipse.sskip import train_sskip
+        from reprobe.wikipse.embedding.embedding_settings import SSkipConfig
+        from reprobe.wikipse.embedding.sskip import train_sskip
 
         config = SSkipConfig(dim=args.dim, window=WINDOW, negative=NEGATIVE, epochs=args.epochs,
                              min_count=MIN_COUNT, alpha=ALPHA, sample=SAMPLE, workers=threads,

@@ -11,7 +11,7 @@ sub-centroids (spread --spread), so that a linear probe is not enough; a word's 
 sum of its classes' sub-centroids plus Gaussian noise (--noise), L2-normalised. The vectors
 only have to give the classifiers something to learn: timings depend on sizes and iterations.
 
-What is timed, in this process, with the library's own functions (reprobe.wikipse.probes, as
+What is timed, in this process, with the library's own functions (reprobe.wikipse.probing.probes, as
 `probe_grid` runs them): per kind, S-class prediction (34 binary classifiers, LR and MLP fitted
 in --jobs joblib processes; KNN one shared neighbour search, then a vote per class) and the
 ambiguity probe (one binary classifier; KNN reuses the neighbours). Inside the workers each
@@ -49,7 +49,7 @@ from joblib import Parallel, delayed
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 
-from reprobe.wikipse.probes import (  # noqa: E402
+from reprobe.wikipse.probing.probes import (  # noqa: E402
     KINDS,
     ProbeSettings,
     accuracy,

@@ -22,7 +22,7 @@ from reprobe.step_settings import (
     setting_names,
     settings_json,
 )
-from reprobe.wikipse.embedding_settings import EmbeddingSettings
+from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 
 
 def settings_options(parser: argparse.ArgumentParser, where: str = "reprobe"

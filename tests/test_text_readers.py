@@ -34,13 +34,13 @@ from reprobe.numersense.conceptnet import read_properties
 from reprobe.numersense.evaluate import read_prediction_lines
 from reprobe.numersense.generics import read_generics
 from reprobe.numersense.probes import read_masked_tsv, read_masked_txt
-from reprobe.wikipse.classes import read_released_classes, read_types_map
-from reprobe.wikipse.figer import read_mentions
-from reprobe.wikipse.release import read_split
-from reprobe.wikipse.senteval import read_mrpc, read_sentences
-from reprobe.wikipse.similarity import read_analogies, read_word_pairs
-from reprobe.wikipse.supersense import text_lines
-from reprobe.wikipse.typing import read_title_table
+from reprobe.wikipse.resource.classes import read_released_classes, read_types_map
+from reprobe.wikipse.resource.release import read_split
+from reprobe.wikipse.resource.typing import read_title_table
+from reprobe.wikipse.tasks.figer import read_mentions
+from reprobe.wikipse.tasks.senteval import read_mrpc, read_sentences
+from reprobe.wikipse.tasks.similarity import read_analogies, read_word_pairs
+from reprobe.wikipse.tasks.supersense import text_lines
 
 SAMPLES = REPO / "data/samples"
 GENSIM_DATA = Path(__import__("gensim").__file__).parent / "test/test_data"

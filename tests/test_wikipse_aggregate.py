@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from gensim.models import KeyedVectors
 
-from reprobe.wikipse.aggregate import aggregate, weights
-from reprobe.wikipse.vectors import load_vectors, save_vectors
+from reprobe.wikipse.embedding.aggregate import aggregate, weights
+from reprobe.wikipse.embedding.vectors import load_vectors, save_vectors
 
 
 def senses() -> KeyedVectors:

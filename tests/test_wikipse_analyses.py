@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reprobe.wikipse.analyses import (
+from reprobe.wikipse.probing.analyses import (
     _nearest,
     accuracy_by_class_count,
     ambiguity_examples,

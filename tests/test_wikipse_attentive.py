@@ -12,15 +12,15 @@ import torch
 from gensim.models import KeyedVectors
 
 from reprobe.cli import main
-from reprobe.wikipse.attentive import (
+from reprobe.wikipse.embedding.vectors import save_vectors
+from reprobe.wikipse.tasks.attentive import (
     TyperSettings,
     _batch_order,
     build_typer,
     predict_probabilities,
     train_typer,
 )
-from reprobe.wikipse.mention_task import classify_mentions, read_typing_data
-from reprobe.wikipse.vectors import save_vectors
+from reprobe.wikipse.tasks.mention_task import classify_mentions, read_typing_data
 
 SETTINGS = TyperSettings(lstm_dim=4, attention_dim=4, batch_size=8, epochs=4,
                          steps_per_epoch=30, learning_rate=0.05)
@@ -92,7 +92,7 @@ def word_vectors(folder: Path) -> Path:
 
 
 def test_classify_mentions_scores_the_test_split(tmp_path: Path) -> None:
-    from reprobe.wikipse.vectors import load_vectors
+    from reprobe.wikipse.embedding.vectors import load_vectors
 
     data = read_typing_data(figer_files(tmp_path), context=3, lowercase=True)
     found = classify_mentions(data, load_vectors(word_vectors(tmp_path)), SETTINGS, seed=0)

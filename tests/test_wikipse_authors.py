@@ -3,6 +3,7 @@ and a member the bundle lacks named with the members it has."""
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from gensim.models import KeyedVectors
 
 from reprobe.cli import main
-from reprobe.wikipse.vectors import load_vectors
+from reprobe.wikipse.embedding.vectors import load_vectors
 
 RELEASED = ("@lamb@\t-food=30 -living_thing=10\n"
             "@stour_line@\t-location=6 -location=2\n")
@@ -60,7 +61,8 @@ def test_a_member_the_bundle_lacks_is_named_with_those_it_has(
     with caplog.at_level(logging.ERROR):
         assert main(["wikipse", "embed", "--model", "skip", "--corpus",
                      str(folder / "word_sclass/corpus.txt"), "--output", str(tmp_path / "v"),
-                     "--dim", "4", "--window", "2", "--negative", "2", "--epochs", "1",
-                     "--min-count", "1", "--sample", "0", "--alpha", "0.025", "--workers", "1",
-                     "--seed", "0"]) == 1
+                     "--dim", "4", "--seed", "0", "--settings", json.dumps(
+                         {"window": 2, "negative": 2, "epochs": 1, "min_count": 1, "sample": 0,
+                          "alpha": 0.025, "workers": 1, "wang2vec": None,
+                          "wang2vec_models": []})]) == 1
     assert "no member word_sclass/corpus.txt" in caplog.text

@@ -9,7 +9,7 @@ import pytest
 from conftest import REPO
 from reprobe.config import load_yaml
 from reprobe.errors import ConfigError, InputFormatError
-from reprobe.wikipse.classes import (
+from reprobe.wikipse.resource.classes import (
     TOP_LEVEL,
     TWO_LEVEL,
     FoldRule,

@@ -12,7 +12,7 @@ import yaml
 
 from conftest import REPO
 from reprobe.cli import main
-from reprobe.wikipse.typing import read_typed_targets
+from reprobe.wikipse.resource.typing import read_typed_targets
 
 SAMPLES = REPO / "data/samples/wikipse"
 

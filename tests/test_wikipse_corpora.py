@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from reprobe.wikipse.corpora import (
+from reprobe.wikipse.resource.corpora import (
     Link,
     ShardCorpora,
     annotate,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reprobe.errors import ReprobeError
-from reprobe.wikipse.dataset import (
+from reprobe.wikipse.resource.dataset import (
     compare_release,
     frequent,
     read_dataset,
@@ -17,7 +17,7 @@ from reprobe.wikipse.dataset import (
     word_classes,
     write_dataset,
 )
-from reprobe.wikipse.release import read_release
+from reprobe.wikipse.resource.release import read_release
 
 
 def corpus_words(single: int, multi: int) -> dict[str, dict[str, int]]:

@@ -9,7 +9,7 @@ import pytest
 from gensim.models import KeyedVectors
 
 from reprobe.errors import InputFormatError
-from reprobe.wikipse.figer import (
+from reprobe.wikipse.tasks.figer import (
     PAD,
     embedding_matrix,
     indicator,

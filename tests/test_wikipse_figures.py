@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reprobe.wikipse.figures import plot_levels
+from reprobe.wikipse.probing.figures import plot_levels
 
 FRAMES = {
     "word": pd.DataFrame({"level": [0.5, 0.1], "recall": [0.9, 0.4], "n": [20, 5]}),

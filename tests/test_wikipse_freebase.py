@@ -10,8 +10,8 @@ import pytest
 
 from conftest import REPO
 from reprobe.errors import InputFormatError
-from reprobe.wikipse.classes import read_types_map
-from reprobe.wikipse.freebase import (
+from reprobe.wikipse.resource.classes import read_types_map
+from reprobe.wikipse.resource.freebase import (
     freebase_iri,
     parse_key,
     stream_freebase,

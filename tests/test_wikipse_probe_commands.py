@@ -11,8 +11,8 @@ import pytest
 from gensim.models import KeyedVectors
 
 from reprobe.cli import main
-from reprobe.wikipse.release import write_release
-from reprobe.wikipse.vectors import save_vectors
+from reprobe.wikipse.embedding.vectors import save_vectors
+from reprobe.wikipse.resource.release import write_release
 
 CLASSES = ("-person", "-location", "-art")
 

@@ -11,7 +11,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score
 from sklearn.neighbors import KNeighborsClassifier
 
-from reprobe.wikipse.probes import (
+from reprobe.wikipse.probing.probes import (
     ProbeSettings,
     accuracy,
     ambiguity_labels,
@@ -31,7 +31,7 @@ from reprobe.wikipse.probes import (
     random_baseline_expected,
     word_frequency,
 )
-from reprobe.wikipse.release import read_release, write_release
+from reprobe.wikipse.resource.release import read_release, write_release
 
 TRAIN = {"@apple@": {"-food": 3, "-organization": 5}, "@pear@": {"-food": 2},
          "@google@": {"-organization": 9}, "@plum@": {"-food": 1}}
@@ -301,7 +301,7 @@ def test_baselines_step_reads_repeated_classes_by_either_reading(tmp_path: Path,
                                                                   reading: str) -> None:
     from reprobe.cli import main
     from reprobe.scores import read_scores
-    from reprobe.wikipse.release import read_split
+    from reprobe.wikipse.resource.release import read_split
 
     train, test, scores = tmp_path / "train.tsv", tmp_path / "test.tsv", tmp_path / "b.csv"
     _repeated_split(train, 90, seed=5)

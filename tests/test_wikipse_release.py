@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from reprobe.errors import InputFormatError
-from reprobe.wikipse.release import (
+from reprobe.wikipse.resource.release import (
     format_line,
     read_release,
     read_split,
@@ -119,7 +119,7 @@ def test_an_unknown_class_is_named_with_its_line(tmp_path: Path) -> None:
 
 
 def test_released_vs_rebuilt_compares_distinct_classes(tmp_path: Path) -> None:
-    from reprobe.wikipse.dataset import compare_release
+    from reprobe.wikipse.resource.dataset import compare_release
 
     path = tmp_path / "train.tsv"
     path.write_text(REPEATED, encoding="utf-8")

@@ -12,7 +12,7 @@ from gensim.models import KeyedVectors
 
 from conftest import REPO
 from reprobe.errors import InputFormatError
-from reprobe.wikipse.senteval import (
+from reprobe.wikipse.tasks.senteval import (
     BINARY_FILES,
     MRPC_FILES,
     binary_task,

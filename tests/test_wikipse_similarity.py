@@ -11,7 +11,7 @@ from gensim.models import KeyedVectors
 from gensim.test.utils import datapath
 
 from reprobe.errors import InputFormatError
-from reprobe.wikipse.similarity import (
+from reprobe.wikipse.tasks.similarity import (
     analogy_accuracy,
     candidate_words,
     lookup_vector,
@@ -135,8 +135,8 @@ def test_men_lemma_form_and_other_layouts(tmp_path: Path) -> None:
 
 
 def test_table6_dispatches_each_kind(tmp_path: Path) -> None:
-    from reprobe.wikipse.part2_tables import similarity_rows
-    from reprobe.wikipse.vectors import save_vectors
+    from reprobe.wikipse.embedding.vectors import save_vectors
+    from reprobe.wikipse.probing.part2_tables import similarity_rows
 
     vectors = keyed({"sun": [1.0, 0.0], "sunlight": [0.9, 0.1], "beach": [0.0, 1.0],
                      "swim": [0.2, 0.9], "good": [1.0, 1.0], "better": [2.0, 1.0],

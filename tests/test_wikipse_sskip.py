@@ -1,4 +1,5 @@
-"""Structured skip-gram (reprobe.wikipse.sskip): the update, determinism, word order, I/O."""
+"""Structured skip-gram (reprobe.wikipse.embedding.sskip): the update, determinism, word
+order, I/O."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from gensim.models import Word2Vec
 
 from reprobe.errors import InputFormatError
 from reprobe.step_settings import schema_section, setting_names
-from reprobe.wikipse import sskip
-from reprobe.wikipse.embedding_settings import EmbeddingSettings, SSkipConfig
+from reprobe.wikipse.embedding import sskip
+from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings, SSkipConfig
 
 # --- one update, by hand -------------------------------------------------------------------------
 # Centre word 0 with W_in[0] = (0.1, -0.2); offset +1 of window 1 (position 1); targets: word 1,

@@ -15,9 +15,10 @@ from conftest import REPO
 from reprobe.cli import main
 from reprobe.errors import InputFormatError
 from reprobe.wikipse import commands
-from reprobe.wikipse.dataset import select
-from reprobe.wikipse.release import CLASS_NAME, read_split
-from reprobe.wikipse.supersense import (
+from reprobe.wikipse.resource.dataset import select
+from reprobe.wikipse.resource.release import CLASS_NAME, read_split
+from reprobe.wikipse.supersense_commands import register_supersense
+from reprobe.wikipse.tasks.supersense import (
     NOUN_SUPERSENSES,
     CorpusCounts,
     count_corpus,
@@ -28,7 +29,6 @@ from reprobe.wikipse.supersense import (
     supersense_words,
     ukp_spelling,
 )
-from reprobe.wikipse.supersense_commands import register_supersense
 
 SAMPLE = REPO / "data/samples/wikipse/supersense"
 LINES = [

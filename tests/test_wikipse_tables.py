@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from reprobe.config import CHECKOUT
-from reprobe.wikipse.release import read_split
+from reprobe.wikipse.resource.release import read_split
 from reprobe.wikipse.tables import released_stats_rows, write_released_stats_table
 
 

@@ -12,7 +12,7 @@ import yaml
 from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
 from reprobe.step_settings import read_settings
-from reprobe.wikipse.embedding_settings import EmbeddingSettings
+from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.targets import (
     MODELS,
     TABLES,

@@ -9,8 +9,8 @@ import pytest
 
 from conftest import REPO
 from reprobe.errors import InputFormatError
-from reprobe.wikipse.classes import FoldRule, figer_types_of, read_types_map
-from reprobe.wikipse.typing import (
+from reprobe.wikipse.resource.classes import FoldRule, figer_types_of, read_types_map
+from reprobe.wikipse.resource.typing import (
     read_title_table,
     read_typed_targets,
     to_figer,

@@ -329,9 +329,9 @@ def test_default_run_builds_numersense_probes_models_and_tables(default_run):
 
 
 def test_default_run_builds_the_wikipse_resource(default_run):
-    from reprobe.wikipse.dataset import read_dataset
-    from reprobe.wikipse.release import read_release
-    from reprobe.wikipse.vectors import load_vectors
+    from reprobe.wikipse.embedding.vectors import load_vectors
+    from reprobe.wikipse.resource.dataset import read_dataset
+    from reprobe.wikipse.resource.release import read_release
 
     data = default_run / "data/processed/wikipse"
     words = (data / "corpus/word.txt").read_text(encoding="utf-8").splitlines()

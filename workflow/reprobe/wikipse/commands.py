@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reprobe.step_settings import add_settings_option
-from reprobe.wikipse.embedding_settings import EmbeddingSettings
+from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.nlp_commands import register_nlp
 from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options
 from reprobe.wikipse.probe_commands import register_probes
@@ -29,8 +29,8 @@ def _link_targets(links: Path) -> dict[str, int]:
 
 def cmd_freebase(args: argparse.Namespace) -> None:
     """Stream the Freebase dump once: keep the types types.map knows and the English titles."""
-    from reprobe.wikipse.classes import read_types_map
-    from reprobe.wikipse.freebase import stream_freebase, write_mid_titles
+    from reprobe.wikipse.resource.classes import read_types_map
+    from reprobe.wikipse.resource.freebase import stream_freebase, write_mid_titles
 
     counts = stream_freebase(Path(args.dump), set(read_types_map(Path(args.figer_map))),
                              Path(args.types_out), Path(args.titles_out))
@@ -42,21 +42,21 @@ def cmd_freebase(args: argparse.Namespace) -> None:
 
 def cmd_typing(args: argparse.Namespace) -> None:
     """Type every link target with S-classes; the fold and typing tables."""
-    from reprobe.wikipse.classes import (
+    from reprobe.wikipse.resource.classes import (
         compare_classes,
         figer_types_of,
         fold_rules,
         fold_table,
         read_types_map,
     )
-    from reprobe.wikipse.freebase import title_types
-    from reprobe.wikipse.tables import write_fold_table, write_typing_table
-    from reprobe.wikipse.typing import (
+    from reprobe.wikipse.resource.freebase import title_types
+    from reprobe.wikipse.resource.typing import (
         read_title_table,
         to_figer,
         type_titles,
         write_typed_targets,
     )
+    from reprobe.wikipse.tables import write_fold_table, write_typing_table
 
     types_map = read_types_map(Path(args.figer_map))
     figer = figer_types_of(types_map)
@@ -84,8 +84,8 @@ def cmd_typing(args: argparse.Namespace) -> None:
 
 def cmd_corpus_shard(args: argparse.Namespace) -> None:
     """One shard's word and word/S-class corpora and counts."""
-    from reprobe.wikipse.classes import read_released_classes
-    from reprobe.wikipse.corpora import ShardCorpora, build_shard_corpora
+    from reprobe.wikipse.resource.classes import read_released_classes
+    from reprobe.wikipse.resource.corpora import ShardCorpora, build_shard_corpora
 
     order = read_released_classes(Path(args.class_order)) if args.class_order else []
     folder = Path(args.output_dir)
@@ -98,7 +98,7 @@ def cmd_corpus_shard(args: argparse.Namespace) -> None:
 
 def cmd_corpus(args: argparse.Namespace) -> None:
     """Gather the shards: one word corpus, one word/S-class corpus, summed counts."""
-    from reprobe.wikipse.corpora import gather_corpora
+    from reprobe.wikipse.resource.corpora import gather_corpora
 
     stats = gather_corpora([Path(f) for f in args.shards], Path(args.output_dir))
     log.info("corpora: %s", json.dumps(stats))
@@ -106,8 +106,8 @@ def cmd_corpus(args: argparse.Namespace) -> None:
 
 def cmd_dataset(args: argparse.Namespace) -> None:
     """The dataset: annotated words over the minimum frequency, the seeded selection."""
-    from reprobe.wikipse.corpora import read_counts
-    from reprobe.wikipse.dataset import frequent, select, word_classes, write_dataset
+    from reprobe.wikipse.resource.corpora import read_counts
+    from reprobe.wikipse.resource.dataset import frequent, select, word_classes, write_dataset
     from reprobe.wikipse.tables import stats_rows, write_stats_table
 
     folder = Path(args.corpus_dir)
@@ -126,8 +126,8 @@ def cmd_dataset(args: argparse.Namespace) -> None:
 
 def cmd_released(args: argparse.Namespace) -> None:
     """How many released words the rebuild has, with the same classes and dominant class."""
-    from reprobe.wikipse.dataset import compare_release, read_dataset
-    from reprobe.wikipse.release import read_release
+    from reprobe.wikipse.resource.dataset import compare_release, read_dataset
+    from reprobe.wikipse.resource.release import read_release
     from reprobe.wikipse.tables import write_released_table
 
     rebuilt = read_dataset(Path(args.words))
@@ -141,8 +141,8 @@ def cmd_embed(args: argparse.Namespace) -> None:
     """Train SKIP or SSKIP vectors on a corpus; save them (memory-mappable KeyedVectors)."""
     from reprobe.sources.extract import member_file
     from reprobe.step_settings import read_settings
-    from reprobe.wikipse.embed import train_embedding
-    from reprobe.wikipse.vectors import save_vectors
+    from reprobe.wikipse.embedding.embed import train_embedding
+    from reprobe.wikipse.embedding.vectors import save_vectors
 
     settings = read_settings(args.settings, EmbeddingSettings, "wikipse.embeddings")
     wang2vec = settings.wang2vec_for(args.model)
@@ -158,8 +158,8 @@ def _aggregate_words(paths: list[Path]) -> dict[str, dict[str, int]]:
     """word → {S-class: freq} to aggregate: a rebuilt words.parquet, or released-format files
     (the authors' corpus and embeddings, weighted by the released counts; a word in two files
     takes the first file's counts)."""
-    from reprobe.wikipse.dataset import read_dataset
-    from reprobe.wikipse.release import read_release
+    from reprobe.wikipse.resource.dataset import read_dataset
+    from reprobe.wikipse.resource.release import read_release
 
     words: dict[str, dict[str, int]] = {}
     for path in paths:
@@ -172,7 +172,7 @@ def cmd_import_vectors(args: argparse.Namespace) -> None:
     """Someone else's trained vectors (the authors' bundle) as a vectors folder."""
     from reprobe.embeddings.load import load_vectors as load_published
     from reprobe.sources.extract import member_file
-    from reprobe.wikipse.vectors import save_vectors
+    from reprobe.wikipse.embedding.vectors import save_vectors
 
     vectors = load_published(member_file(Path(args.input)), args.format)
     save_vectors(vectors, Path(args.output), {"source.txt": f"{args.input}\n"})
@@ -181,8 +181,8 @@ def cmd_import_vectors(args: argparse.Namespace) -> None:
 
 def cmd_aggregate(args: argparse.Namespace) -> None:
     """unifΣ and wghtΣ of the dataset's words from word/S-class vectors."""
-    from reprobe.wikipse.aggregate import aggregate
-    from reprobe.wikipse.vectors import load_vectors, save_vectors
+    from reprobe.wikipse.embedding.aggregate import aggregate
+    from reprobe.wikipse.embedding.vectors import load_vectors, save_vectors
 
     words = _aggregate_words([Path(p) for p in args.words])
     senses = load_vectors(Path(args.sense_vectors))

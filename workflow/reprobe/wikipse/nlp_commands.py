@@ -20,7 +20,7 @@ def named_arguments(items: list[str]) -> dict[str, str]:
 
 def load_ours(items: list[str]) -> dict[str, Any]:
     """Our vectors by row, from ROW=FOLDER arguments."""
-    from reprobe.wikipse.vectors import load_vectors
+    from reprobe.wikipse.embedding.vectors import load_vectors
 
     return {name: load_vectors(Path(path)) for name, path in named_arguments(items).items()}
 
@@ -41,7 +41,7 @@ def _embeddings(ours: list[str], public: list[str] | None) -> dict[str, Any]:
 def cmd_nlp(args: argparse.Namespace) -> None:
     """Table 5's sentence tasks (SentEval's protocol) for ours and the public embeddings."""
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.senteval import binary_task, mrpc_task, read_binary, read_mrpc
+    from reprobe.wikipse.tasks.senteval import binary_task, mrpc_task, read_binary, read_mrpc
 
     tasks = json.loads(args.tasks)
     rows = []
@@ -67,8 +67,8 @@ def cmd_nlp(args: argparse.Namespace) -> None:
 def cmd_mc(args: argparse.Namespace) -> None:
     """Table 5's MC: FIGER mention classification by the attentive typer, per embedding."""
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.attentive import TyperSettings
-    from reprobe.wikipse.mention_task import classify_mentions, read_typing_data
+    from reprobe.wikipse.tasks.attentive import TyperSettings
+    from reprobe.wikipse.tasks.mention_task import classify_mentions, read_typing_data
 
     settings = TyperSettings(**json.loads(args.settings))
     data = read_typing_data({s: Path(getattr(args, s)) for s in ("train", "dev", "test")},

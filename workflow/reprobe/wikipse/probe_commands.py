@@ -21,7 +21,7 @@ TASK_TABLE = {"sclass": "table2", "ambiguity": "table4"}
 
 def _settings(args: argparse.Namespace) -> Any:
     """The classifiers' settings a probe step was given."""
-    from reprobe.wikipse.probes import ProbeSettings
+    from reprobe.wikipse.probing.probes import ProbeSettings
 
     return ProbeSettings(lr_c=args.lr_c, knn_k=args.knn_k, mlp_hidden=args.mlp_hidden,
                          mlp_max_iter=args.mlp_max_iter,
@@ -42,8 +42,8 @@ def _classifier_options(parser: argparse.ArgumentParser) -> None:
 def _splits(args: argparse.Namespace) -> tuple[Any, Any]:
     """The train and test Splits (distinct classes, entries per line) of released-format files,
     their classes checked against the class list when one is given."""
-    from reprobe.wikipse.classes import read_released_classes
-    from reprobe.wikipse.release import read_split
+    from reprobe.wikipse.resource.classes import read_released_classes
+    from reprobe.wikipse.resource.release import read_split
 
     known = read_released_classes(Path(args.classes)) if getattr(args, "classes", None) \
         else None
@@ -58,7 +58,7 @@ def _split_data(args: argparse.Namespace) -> tuple[Any, Any]:
 
 def _split_options(parser: argparse.ArgumentParser, ambiguity: bool) -> None:
     """--train, --test, --classes and (ambiguity steps) --ambiguity."""
-    from reprobe.wikipse.release import READINGS
+    from reprobe.wikipse.resource.release import READINGS
 
     parser.add_argument("--train", required=True, help="train split, released format")
     parser.add_argument("--test", required=True, help="test split, released format")
@@ -75,14 +75,14 @@ def cmd_probe(args: argparse.Namespace) -> None:
     """S-class (Table 2) and ambiguity (Table 4) probes of one embedding on one dataset."""
     from reprobe.io import atomic_path
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.probes import (
+    from reprobe.wikipse.embedding.vectors import load_vectors
+    from reprobe.wikipse.probing.probes import (
         ambiguity_labels,
         class_order,
         features,
         indicator,
         probe_kind,
     )
-    from reprobe.wikipse.vectors import load_vectors
 
     train_split, test_split = _splits(args)
     train, test = train_split.classes, test_split.classes
@@ -129,7 +129,7 @@ def cmd_released_stats(args: argparse.Namespace) -> None:
 def cmd_baselines(args: argparse.Namespace) -> None:
     """The random S-class baseline and FREQUENCY, from the dataset files alone."""
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.probes import (
+    from reprobe.wikipse.probing.probes import (
         accuracy,
         ambiguity_labels,
         class_order,
@@ -163,7 +163,7 @@ def cmd_baselines(args: argparse.Namespace) -> None:
 
 def cmd_table(args: argparse.Namespace) -> None:
     """Table 2 or 4 (one dataset variant) beside the paper's numbers."""
-    from reprobe.wikipse.part2_tables import write_probe_table
+    from reprobe.wikipse.probing.part2_tables import write_probe_table
 
     write_probe_table(args.table, [Path(p) for p in args.scores], Path(args.reference),
                       Path(args.csv), Path(args.md), args.variant, args.ambiguity)
@@ -172,7 +172,7 @@ def cmd_table(args: argparse.Namespace) -> None:
 def cmd_variants(args: argparse.Namespace) -> None:
     """Table 2 or 4 with every probed variant side by side."""
     from reprobe.errors import ReprobeError
-    from reprobe.wikipse.part2_tables import write_variants_table
+    from reprobe.wikipse.probing.part2_tables import write_variants_table
 
     scores: dict[str, list[Path]] = {}
     for item in args.scores:
@@ -186,7 +186,7 @@ def cmd_variants(args: argparse.Namespace) -> None:
 
 def cmd_analyses(args: argparse.Namespace) -> None:
     """Figures 3-6 and Table 7 from the probes' predictions (MLP) of one dimension."""
-    from reprobe.wikipse.part2_tables import write_analyses
+    from reprobe.wikipse.probing.part2_tables import write_analyses
 
     predictions = named_arguments(args.predictions)
     train, test = _splits(args)
@@ -197,7 +197,7 @@ def cmd_analyses(args: argparse.Namespace) -> None:
 
 def cmd_similarity(args: argparse.Namespace) -> None:
     """Table 6: word-similarity Spearman and analogy accuracy of word embeddings."""
-    from reprobe.wikipse.part2_tables import write_similarity_table
+    from reprobe.wikipse.probing.part2_tables import write_similarity_table
 
     vectors = named_arguments(args.vectors)
     datasets = json.loads(args.datasets)
@@ -209,14 +209,19 @@ def cmd_public(args: argparse.Namespace) -> None:
     """Table 3: ours and public embeddings on the words every one of them has."""
     from reprobe.scores import ScoreRow, write_scores
     from reprobe.wikipse.nlp_commands import load_ours, load_public
-    from reprobe.wikipse.probes import (
+    from reprobe.wikipse.probing.probes import (
         class_order,
         features,
         fit_predict_sclasses,
         indicator,
         micro_f1,
     )
-    from reprobe.wikipse.public import public_features, shared_subset, subset, subset_summary
+    from reprobe.wikipse.probing.public import (
+        public_features,
+        shared_subset,
+        subset,
+        subset_summary,
+    )
 
     train, test = _split_data(args)
     public = load_public(args.public)
@@ -253,7 +258,7 @@ def cmd_public(args: argparse.Namespace) -> None:
 def register_probes(sub: argparse._SubParsersAction,
                     add: Callable[..., argparse.ArgumentParser]) -> None:
     """The part 2 steps."""
-    from reprobe.wikipse.release import READINGS
+    from reprobe.wikipse.resource.release import READINGS
 
     probe = add("probe", cmd_probe, sub)
     _split_options(probe, ambiguity=True)

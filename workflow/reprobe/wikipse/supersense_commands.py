@@ -18,9 +18,9 @@ log = logging.getLogger("reprobe.wikipse")
 def cmd_supersense_dataset(args: argparse.Namespace) -> None:
     """The word/supersense dataset (train.tsv, test.tsv, card.json) from the annotated corpus."""
     from reprobe.io import atomic_write_text
-    from reprobe.wikipse.dataset import SPLITS, select, summary
-    from reprobe.wikipse.release import write_release
-    from reprobe.wikipse.supersense import (
+    from reprobe.wikipse.resource.dataset import SPLITS, select, summary
+    from reprobe.wikipse.resource.release import write_release
+    from reprobe.wikipse.tasks.supersense import (
         count_corpus,
         frequent_words,
         supersense_tokens,
@@ -53,8 +53,8 @@ def cmd_supersense_probe(args: argparse.Namespace) -> None:
     """Table 8: MAJORITY, FREQUENCY and the classifiers on normalised and raw vectors."""
     from reprobe.embeddings.load import load_vectors
     from reprobe.scores import write_scores
-    from reprobe.wikipse.release import read_split
-    from reprobe.wikipse.supersense import probe_rows
+    from reprobe.wikipse.resource.release import read_split
+    from reprobe.wikipse.tasks.supersense import probe_rows
 
     train, test = read_split(Path(args.train)), read_split(Path(args.test))
     vectors = load_vectors(Path(args.vectors), args.format)

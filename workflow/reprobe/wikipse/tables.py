@@ -12,8 +12,8 @@ from reprobe.scores import ScoreRow, score_frame
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
-from reprobe.wikipse.dataset import SPLITS, summary
-from reprobe.wikipse.release import Split, WordClasses
+from reprobe.wikipse.resource.dataset import SPLITS, summary
+from reprobe.wikipse.resource.release import Split, WordClasses
 
 PAPER = "wikipse"
 ROW = "WIKI-PSE"

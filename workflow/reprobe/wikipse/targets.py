@@ -15,7 +15,7 @@ from reprobe.errors import ConfigError
 from reprobe.reads import Read, inside
 from reprobe.resources import Scale, job_resources
 from reprobe.step_settings import settings_json
-from reprobe.wikipse.embedding_settings import EmbeddingSettings
+from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.task_targets import (
     MODEL_NAMES,
     MODELS,

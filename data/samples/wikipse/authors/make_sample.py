@@ -35,7 +35,7 @@ def every_other_line(path: Path) -> str:
 
 def trained(corpus: Path, work: Path) -> str:
     """SSKIP vectors of a corpus in word2vec text format (16 dimensions, seeded, one thread)."""
-    from reprobe.wikipse.sskip import SSkipConfig, train_sskip
+    from reprobe.wikipse.embedding.sskip import SSkipConfig, train_sskip
 
     vectors = train_sskip(corpus, SSkipConfig(dim=16, min_count=3, epochs=5, seed=0))
     out = work / "vectors.txt"

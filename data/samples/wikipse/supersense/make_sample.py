@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reprobe.wikipse.supersense import NOUN_SUPERSENSES, count_corpus, ukp_spelling
+from reprobe.wikipse.tasks.supersense import NOUN_SUPERSENSES, count_corpus, ukp_spelling
 
 HERE = Path(__file__).resolve().parent
 FOLDER = "supertextwiki"

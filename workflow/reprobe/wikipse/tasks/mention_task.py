@@ -20,8 +20,8 @@ import numpy as np
 from gensim.models import KeyedVectors
 
 from reprobe.torch_runtime import device_determinism
-from reprobe.wikipse.attentive import TyperSettings, predict_probabilities, train_typer
-from reprobe.wikipse.figer import (
+from reprobe.wikipse.tasks.attentive import TyperSettings, predict_probabilities, train_typer
+from reprobe.wikipse.tasks.figer import (
     Mentions,
     embedding_matrix,
     indicator,

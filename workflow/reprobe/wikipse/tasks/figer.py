@@ -27,7 +27,7 @@ from gensim.models import KeyedVectors
 
 from reprobe.errors import InputFormatError
 from reprobe.text import open_text
-from reprobe.wikipse.similarity import lookup_vector
+from reprobe.wikipse.tasks.similarity import lookup_vector
 
 PAD = "<pad>"  # id 0: the zero vector that fills short contexts
 FIELDS = 5

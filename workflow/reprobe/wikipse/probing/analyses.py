@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from reprobe.wikipse.release import WordClasses, ordered
+from reprobe.wikipse.resource.release import WordClasses, ordered
 
 LEVEL_COLUMNS = ["level", "recall", "n"]
 # Rows of the neighbour search at once: bounds the (rows × words) similarity block in memory.

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 import numpy as np
 from gensim.models import KeyedVectors
 
-from reprobe.wikipse.corpora import sclass_token
-from reprobe.wikipse.release import WordClasses
+from reprobe.wikipse.resource.corpora import sclass_token
+from reprobe.wikipse.resource.release import WordClasses
 
 KINDS = ("unif", "wght")
 

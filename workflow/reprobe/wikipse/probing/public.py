@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from gensim.models import KeyedVectors
 
-from reprobe.wikipse.release import WordClasses
+from reprobe.wikipse.resource.release import WordClasses
 
 
 def surface(word: str) -> str | None:

@@ -57,7 +57,7 @@ from tqdm import tqdm
 
 from reprobe.embeddings.train import check_finite
 from reprobe.errors import InputFormatError, ReprobeError
-from reprobe.wikipse.embedding_settings import SSkipConfig
+from reprobe.wikipse.embedding.embedding_settings import SSkipConfig
 
 log = logging.getLogger("reprobe.wikipse")
 

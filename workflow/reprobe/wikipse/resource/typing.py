@@ -2,14 +2,14 @@
 
 Two sources give title -> FIGER types:
 
-- the paper's: Freebase types of each title (`reprobe.wikipse.freebase.title_types`) mapped
+- the paper's: Freebase types of each title (`reprobe.wikipse.resource.freebase.title_types`) mapped
   through FIGER's types.map (`to_figer`);
 - a small table, `title<TAB>figer_types` with comma-separated FIGER types (`read_title_table`),
   for runs without the 22 GB Freebase dump.
 
-`type_titles` then folds the FIGER types into S-classes (`reprobe.wikipse.classes`) and counts
-what could not be typed: a target missing from the source is counted as `unmapped_title`, one
-whose types all fold to nothing as `no_class`, never dropped without a count.
+`type_titles` then folds the FIGER types into S-classes (`reprobe.wikipse.resource.classes`)
+and counts what could not be typed: a target missing from the source is counted as
+`unmapped_title`, one whose types all fold to nothing as `no_class`, never dropped without a count.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, atomic_write_text
 from reprobe.text import open_text, require_rows
-from reprobe.wikipse.classes import FoldRule, sclasses_of
+from reprobe.wikipse.resource.classes import FoldRule, sclasses_of
 
 HEADER = ("title", "figer_types")
 COUNT_KEYS = ("titles", "typed", "unmapped_title", "no_class")

@@ -29,7 +29,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.neural_network import MLPClassifier
 
-from reprobe.wikipse.release import Split, WordClasses
+from reprobe.wikipse.resource.release import Split, WordClasses
 
 log = logging.getLogger("reprobe.wikipse")
 

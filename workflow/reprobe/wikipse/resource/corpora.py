@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from reprobe.io import atomic_path, atomic_write_text
-from reprobe.wikipse.typing import read_typed_targets
+from reprobe.wikipse.resource.typing import read_typed_targets
 
 MENTION_COUNTS_SCHEMA = pa.schema([("word", pa.string()), ("sclass", pa.string()),
                                    ("freq", pa.int64())])

@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_path, atomic_write_text
-from reprobe.wikipse.release import WordClasses, ordered, write_release
+from reprobe.wikipse.resource.release import WordClasses, ordered, write_release
 
 SPLITS = ("train", "test")
 DATASET_SCHEMA = pa.schema([

@@ -12,10 +12,10 @@ from reprobe.scores import NO_SCORE, NOT_CONFIGURED, ScoreRow, read_scores, scor
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
-from reprobe.wikipse import analyses
-from reprobe.wikipse.figures import plot_levels
-from reprobe.wikipse.probes import class_order, indicator, word_frequency
-from reprobe.wikipse.release import Split
+from reprobe.wikipse.probing import analyses
+from reprobe.wikipse.probing.figures import plot_levels
+from reprobe.wikipse.probing.probes import class_order, indicator, word_frequency
+from reprobe.wikipse.resource.release import Split
 
 PAPER = "wikipse"
 TITLES = {
@@ -144,13 +144,13 @@ def write_analyses(predictions: Mapping[str, Path], train: Split, test: Split,
     """Figures 3a/3b/5a/5b (one line per embedding), 4, 6 and Table 7, into out (each file
     name ending in suffix, e.g. `figure3a_authors_corpus.png`); Figure 4's FREQUENCY learns
     the ambiguity labels of the given reading, as the probes did."""
-    from reprobe.wikipse.probes import (
+    from reprobe.wikipse.embedding.vectors import load_vectors
+    from reprobe.wikipse.probing.probes import (
         ambiguity_labels,
         features,
         frequency_baseline,
         frequency_features,
     )
-    from reprobe.wikipse.vectors import load_vectors
 
     train_data, test_data = train.classes, test.classes
     data = {**train_data, **test_data}
@@ -214,8 +214,8 @@ def _aligned(compatibility: np.ndarray, order: Sequence[str], wanted: Sequence[s
 def similarity_rows(vectors: Mapping[str, Path], datasets: Mapping[str, Mapping[str, str]]
                     ) -> list[ScoreRow]:
     """Spearman (pairs) or accuracy (analogies) of every word embedding on every dataset."""
-    from reprobe.wikipse.similarity import analogy_accuracy, similarity_scores
-    from reprobe.wikipse.vectors import load_vectors
+    from reprobe.wikipse.embedding.vectors import load_vectors
+    from reprobe.wikipse.tasks.similarity import analogy_accuracy, similarity_scores
 
     rows = []
     for name, folder in vectors.items():

@@ -35,8 +35,7 @@ from gensim.models import KeyedVectors
 from reprobe.errors import InputFormatError
 from reprobe.scores import ScoreRow
 from reprobe.text import open_text
-from reprobe.wikipse.dataset import frequent, word_classes
-from reprobe.wikipse.probes import (
+from reprobe.wikipse.probing.probes import (
     ProbeSettings,
     accuracy,
     ambiguity_labels,
@@ -46,7 +45,8 @@ from reprobe.wikipse.probes import (
     predict_ambiguity,
     word_frequency,
 )
-from reprobe.wikipse.release import Split, WordClasses
+from reprobe.wikipse.resource.dataset import frequent, word_classes
+from reprobe.wikipse.resource.release import Split, WordClasses
 
 log = logging.getLogger("reprobe.wikipse")
 

@@ -2,7 +2,8 @@
 
 "We use WANG2VEC (Ling et al., 2015) with negative sampling for training both models […]
 negatives=10, iterations=5, window=5." SKIP is gensim's skip-gram with negative sampling (the
-same model as wang2vec's `-type 1`); SSKIP is `reprobe.wikipse.sskip` (wang2vec's `-type 3`).
+same model as wang2vec's `-type 1`); SSKIP is `reprobe.wikipse.embedding.sskip` (wang2vec's
+`-type 3`).
 When `wikipse.embeddings.wang2vec` names a wang2vec binary, the models listed in
 `wikipse.embeddings.wang2vec_models` are trained with it instead (both, as the paper did).
 """
@@ -17,8 +18,8 @@ from gensim.models import KeyedVectors, Word2Vec
 
 from reprobe.embeddings.train import check_corpus
 from reprobe.errors import InputFormatError
-from reprobe.wikipse.embedding_settings import SSkipConfig
-from reprobe.wikipse.sskip import train_sskip, train_wang2vec
+from reprobe.wikipse.embedding.embedding_settings import SSkipConfig
+from reprobe.wikipse.embedding.sskip import train_sskip, train_wang2vec
 
 log = logging.getLogger("reprobe.wikipse")
 MODELS = ("skip", "sskip")

@@ -34,7 +34,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from reprobe.errors import InputFormatError
 from reprobe.text import numbered_lines, read_text
-from reprobe.wikipse.similarity import lookup_vector
+from reprobe.wikipse.tasks.similarity import lookup_vector
 
 SEED = 1111  # SentEval's default seed
 C_VALUES = (0.25, 1.0, 4.0)
