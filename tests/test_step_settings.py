@@ -61,8 +61,8 @@ def test_the_config_section_round_trips_through_json():
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("{oops", "--settings: not JSON"),
-    ("[1]", "expected a JSON object of wikipse.embeddings"),
+    ("{oops", r"--settings \(config section wikipse.embeddings\): not JSON"),
+    ("[1]", r"--settings \(config section wikipse.embeddings\): expected a JSON object"),
     ('{"windw": 5}', "unknown key wikipse.embeddings.windw"),
 ])
 def test_bad_settings_name_the_key(text, message):

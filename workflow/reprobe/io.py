@@ -8,8 +8,9 @@ import os
 import shutil
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
-from reprobe.errors import InputFormatError, ReprobeError
+from reprobe.errors import ConfigError, InputFormatError, ReprobeError
 
 
 @contextlib.contextmanager
@@ -83,3 +84,14 @@ def iter_json_objects(path: Path | str, lines: Iterable[str]) -> Iterator[tuple[
 def stats_path(shard_parquet: Path) -> Path:
     """Where a shard's counts go: a JSON file beside its Parquet table, same stem."""
     return Path(shard_parquet).with_suffix(".json")
+
+
+def json_object(text: str, option: str) -> dict[str, Any]:
+    """A JSON object given on the command line, naming the option when it is not one."""
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise ConfigError(f"{option}: not JSON ({error})") from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{option}: expected a JSON object")
+    return value

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from reprobe.errors import ConfigError
+from reprobe.io import json_object
 
 Settings = TypeVar("Settings")
 
@@ -55,12 +56,7 @@ def settings_json(section: Mapping[str, Any], cls: type) -> str:
 
 def read_settings(text: str, cls: type[Settings], path: str) -> Settings:
     """The settings object of a `--settings` JSON; a missing or unknown key names it."""
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise ConfigError(f"--settings: not JSON ({error})") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"--settings: expected a JSON object of {path}")
+    data = json_object(text, f"--settings (config section {path})")
     names = setting_names(cls)
     unknown = sorted(set(data) - set(names))
     missing = [name for name in names if name not in data]

@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from reprobe.errors import ConfigError
+from reprobe.io import json_object
 from reprobe.sources.settings import LOCK_VARIABLE
 
 log = logging.getLogger("reprobe.report")
-
-
-def json_object(text: str, option: str) -> dict[str, Any]:
-    """A JSON object given on the command line, naming the option when it is not one."""
-    try:
-        value = json.loads(text)
-    except ValueError as error:
-        raise ConfigError(f"{option}: not JSON ({error})") from None
-    if not isinstance(value, dict):
-        raise ConfigError(f"{option}: expected a JSON object")
-    return value
 
 
 def cmd_page(args: argparse.Namespace) -> None:
