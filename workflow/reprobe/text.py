@@ -144,7 +144,7 @@ def _lines(path: Path, handle: IO[str], encoding: str) -> Iterator[str]:
 @contextlib.contextmanager
 def open_text(path: Path | str, encoding: str = "utf-8") -> Iterator[Iterator[str]]:
     """The file's lines, each ending in "\\n" but maybe the last (CRLF read as LF, a leading
-    BOM dropped, gzip or bzip2 by magic bytes); a byte that does not decode is an
+    BOM dropped, gzip, bzip2 or zstd by magic bytes); a byte that does not decode is an
     InputFormatError naming the line and the byte offset."""
     path = Path(path)
     try:
