@@ -15,6 +15,7 @@ from reprobe.config import (
     check_config,
     expand_sources,
     fetch_arguments,
+    fetch_inputs,
     fill_defaults,
     load_yaml,
     local_source_path,
@@ -250,3 +251,16 @@ def test_a_member_of_an_unextracted_source_is_named(default_config):
     default_config["sources"][name].pop("extract", None)
     assert f"numersense.inputs.omcs.member: source {name!r} is not extracted (extract: true)" \
         in reference_errors(default_config)
+
+
+def test_a_fetch_reads_the_local_file_or_the_checksum_list(tmp_path):
+    local = tmp_path / "a.txt"
+    local.write_text("x", encoding="utf-8")
+    sources = {"local": {"path": str(local)},
+               "dump": {"url": "https://x/d.bz2", "sha1sums": "sums"},
+               "sums": {"url": "https://x/sha1sums.txt"}}
+    assert fetch_inputs(sources, "local", "a.txt") == [str(local)]
+    assert fetch_inputs(sources, "dump", "d.bz2") == ["data/raw/sums/sha1sums.txt"]
+    assert fetch_inputs(sources, "sums", "sha1sums.txt") == []
+    with pytest.raises(ConfigError, match="source local is stored as a.txt, not b.txt"):
+        fetch_inputs(sources, "local", "b.txt")

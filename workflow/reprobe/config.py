@@ -305,6 +305,19 @@ def checksum_list_file(spec: dict[str, Any], sources: dict[str, dict[str, Any]])
     return None if listing is None else raw_target_path(listing, sources[listing])
 
 
+def fetch_inputs(sources: dict[str, dict[str, Any]], source: str, filename: str) -> list[str]:
+    """What fetching one source reads: a local source's file (so that a changed sample is
+    fetched again), or a URL source's checksum list (`sha1sums:`), fetched first."""
+    spec = sources[source]
+    if filename != source_filename(spec):
+        raise ConfigError(f"source {source} is stored as {source_filename(spec)}, "
+                          f"not {filename}")
+    if "path" in spec:
+        return [str(local_source_path(spec, source))]
+    listing = checksum_list_file(spec, sources)
+    return [listing] if listing else []
+
+
 def fetch_arguments(spec: dict[str, Any], download: dict[str, Any], source: str,
                     checksum_list: str | None = None) -> list[str]:
     """The `reprobe fetch` arguments that materialise a source as configured."""

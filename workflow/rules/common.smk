@@ -10,8 +10,8 @@ from reprobe.config import (  # noqa: E402
     checksum_list_file,
     expand_sources,
     fetch_arguments,
+    fetch_inputs,
     fetch_runtime_minutes,
-    local_source_path,
     raw_target_path,
     source_filename,
 )
@@ -80,18 +80,8 @@ STAGE_TABLES = {}
 
 
 def fetch_input(wildcards):
-    """A local source's file, so that a changed sample triggers a refetch; a URL source's
-    checksum list (`sha1sums:`), fetched first."""
-    spec = SOURCES[wildcards.source]
-    if wildcards.filename != source_filename(spec):
-        raise ValueError(
-            f"source {wildcards.source} is stored as {source_filename(spec)}, "
-            f"not {wildcards.filename}"
-        )
-    listing = checksum_list_file(spec, SOURCES)
-    if "path" in spec:
-        return [str(local_source_path(spec, wildcards.source))]
-    return [listing] if listing else []
+    """A fetch job's input (reprobe.config.fetch_inputs)."""
+    return fetch_inputs(SOURCES, wildcards.source, wildcards.filename)
 
 
 def fetch_command_arguments(wildcards):
