@@ -41,6 +41,8 @@ from reprobe.equate.qreas import pipeline as qreas
 from reprobe.equate.qreas.pipeline import Resources, predict
 from reprobe.equate.qreas.wordnet import load_wordnet
 from reprobe.equate.sets import stresstest
+from reprobe.equate.settings import ALGORITHM1, QreasSettings
+from reprobe.step_settings import settings_from_schema
 
 REPO = Path(__file__).resolve().parents[1]
 UNITS = ["soldiers", "people", "dollars", "cars", "votes", "students", "tons", "houses"]
@@ -97,7 +99,7 @@ def stress_pairs(rng: random.Random, count: int) -> list[dict[str, str]]:
     return pairs[:count]
 
 
-def before_justified(premise: list, target: Any, *, max_depth: int = 3,
+def before_justified(premise: list, target: Any, *, max_depth: int,
                      operators: tuple[str, ...] = compose.ARITHMETIC) -> bool:
     """The search before the look-up: enumerate every tree, sort the matches, ILP-check up to
     50 of them (the budget as it was)."""
@@ -184,7 +186,10 @@ def main() -> None:
     args = parser.parse_args()
 
     pairs = load_pairs(args)
-    resources = Resources(load_wordnet(args.wordnet))
+    # Algorithm 1 with the schema's limits, without the job and nationality lists.
+    resources = Resources.for_row(load_wordnet(args.wordnet), frozenset(), frozenset(),
+                                  settings_from_schema(QreasSettings, "equate.qreas"),
+                                  ALGORITHM1)
     predict(pairs[0], resources=resources)  # imports and tagger load, not timed
     passes = [("after", compose.justified)]
     if not args.after_only:

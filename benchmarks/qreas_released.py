@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reprobe.equate.authors.equations import POOL_SOLUTIONS
 from reprobe.equate.authors.pruner import Lexicon, read_word_list
 from reprobe.equate.authors.reasoner import Reading, has_corenlp, label_pair
 from reprobe.equate.evaluate import accuracy
@@ -29,6 +30,8 @@ from reprobe.equate.labels import is_two_class
 from reprobe.equate.qreas.pipeline import Resources, predict
 from reprobe.equate.qreas.pruner import load_word_list
 from reprobe.equate.qreas.wordnet import load_wordnet
+from reprobe.equate.settings import ALGORITHM1, QreasSettings
+from reprobe.step_settings import settings_from_schema
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "data/samples/equate"
@@ -59,10 +62,14 @@ def main() -> None:
     rows = [row for row in read_pairs(args.jsonl) if has_corenlp(row)]
     wordnet = load_wordnet(args.wordnet)
     lexicon = Lexicon(wordnet, read_word_list(args.jobs), read_word_list(args.nationalities))
-    resources = Resources(wordnet, load_word_list(args.jobs), load_word_list(args.nationalities))
+    resources = Resources.for_row(wordnet, load_word_list(args.jobs),
+                                  load_word_list(args.nationalities),
+                                  settings_from_schema(QreasSettings, "equate.qreas"), ALGORITHM1)
+    every = Reading(pool=None, contradiction_on_mismatch=True)
+    pool = Reading(pool=POOL_SOLUTIONS, contradiction_on_mismatch=True)
     rows_to_time: dict[str, Callable[[dict[str, Any]], str]] = {
-        "released code, every": lambda row: label_pair(row, lexicon, Reading()),
-        "released code, pool": lambda row: label_pair(row, lexicon, Reading(pool=50)),
+        "released code, every": lambda row: label_pair(row, lexicon, every),
+        "released code, pool": lambda row: label_pair(row, lexicon, pool),
         "Algorithm 1": lambda row: predict(row, resources=resources),
     }
     results = {name: timed(label, rows, args.repeat) for name, label in rows_to_time.items()}

@@ -17,7 +17,12 @@ from reprobe.equate.baselines import (
 from reprobe.equate.evaluate import accuracy
 from reprobe.equate.jsonl import Pair, read_pairs
 from reprobe.equate.labels import LABELS, NON_ENTAILMENT, fold, is_two_class
+from reprobe.equate.settings import HypSettings
 from reprobe.errors import InputFormatError
+from reprobe.step_settings import settings_from_schema
+
+# Enough epochs on the small sample for the classifier to learn the cue words.
+TRAINING = settings_from_schema(HypSettings, "equate.hyp", epochs=50, dim=16)
 
 SAMPLE = REPO / "data/samples/equate/nli_train.jsonl"
 
@@ -76,7 +81,7 @@ def test_fold_accuracy_and_label_spaces() -> None:
 def hyp_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A HYP model trained on the sample's hypotheses."""
     path = tmp_path_factory.mktemp("hyp") / "hyp.bin"
-    return train_hyp(SAMPLE, path, seed=1, epochs=50, dim=16)
+    return train_hyp(SAMPLE, path, seed=1, settings=TRAINING)
 
 
 def test_hyp_training_is_finite_and_not_degenerate(hyp_model: Path) -> None:
@@ -93,7 +98,7 @@ def test_hyp_training_is_finite_and_not_degenerate(hyp_model: Path) -> None:
 
 def test_hyp_is_deterministic_and_accepts_pairs_and_rows(hyp_model: Path, tmp_path: Path) -> None:
     """Same seed, same predictions; Pair objects and jsonl rows give the same answer."""
-    again = train_hyp(SAMPLE, tmp_path / "again.bin", seed=1, epochs=50, dim=16)
+    again = train_hyp(SAMPLE, tmp_path / "again.bin", seed=1, settings=TRAINING)
     rows = list(read_pairs(SAMPLE))
     as_pairs = [Pair(r["sentence1"], r["sentence2"], r["gold_label"]) for r in rows]
     assert predict_hyp(again, rows) == predict_hyp(hyp_model, as_pairs)
@@ -108,5 +113,5 @@ def test_an_empty_training_file_is_an_error_naming_it(tmp_path: Path) -> None:
     # fastText itself would say only "Empty vocabulary".
     with pytest.raises(InputFormatError, match=r"nli_train\.jsonl: whole file: holds no "
                        r"training pairs"):
-        train_hyp(empty, tmp_path / "hyp.bin")
+        train_hyp(empty, tmp_path / "hyp.bin", seed=1, settings=TRAINING)
     assert not (tmp_path / "hyp.bin").exists()

@@ -22,9 +22,19 @@ from reprobe.equate.jsonl import Pair, read_pairs, write_pairs
 from reprobe.equate.qreas.pipeline import Resources
 from reprobe.equate.qreas.pruner import load_word_list
 from reprobe.equate.qreas.wordnet import load_wordnet
+from reprobe.equate.settings import ALGORITHM1, HypSettings, QreasSettings
 from reprobe.scores import read_scores
+from reprobe.step_settings import settings_from_schema
 
 SAMPLES = REPO / "data/samples/equate"
+
+
+def sample_resources() -> Resources:
+    """Algorithm 1's resources from the samples, with the schema's limits."""
+    return Resources.for_row(
+        load_wordnet(SAMPLES / "wordnet"), load_word_list(SAMPLES / "jobs.txt"),
+        load_word_list(SAMPLES / "nationalities.txt"),
+        settings_from_schema(QreasSettings, "equate.qreas"), ALGORITHM1)
 E, N, C = "entailment", "neutral", "contradiction"
 
 
@@ -110,10 +120,10 @@ def test_majority_is_counted_in_the_sets_label_space(tmp_path: Path) -> None:
 
 def test_hyp_and_qreas_rows_label_every_pair(tmp_path: Path) -> None:
     rows = list(read_pairs(SAMPLES / "rte_quant.jsonl"))
-    model = train_hyp(SAMPLES / "nli_train.jsonl", tmp_path / "hyp.bin", epochs=5, dim=10)
+    model = train_hyp(SAMPLES / "nli_train.jsonl", tmp_path / "hyp.bin", seed=0,
+                      settings=settings_from_schema(HypSettings, "equate.hyp", epochs=5, dim=10))
     hyp = predict_rows(Predictor("hyp", hyp_model=model), rows)
-    resources = Resources(load_wordnet(SAMPLES / "wordnet"), load_word_list(
-        SAMPLES / "jobs.txt"), load_word_list(SAMPLES / "nationalities.txt"))
+    resources = sample_resources()
     qreas = predict_rows(Predictor("qreas", resources=resources), rows)
     assert len(hyp) == len(qreas) == len(rows)
     assert set(hyp) <= {E, N, C} and set(qreas) <= {E, N, C}
@@ -154,9 +164,7 @@ def test_shards_gathered_equal_one_job(tmp_path: Path) -> None:
         ("They sold 7 cars.", "They sold more than 9 cars.", C),
         ("About 300 people came.", "300 people came.", N),
         ("The team scored 4 goals.", "The team scored 5 goals.", C)])
-    resources = Resources(load_wordnet(SAMPLES / "wordnet"),
-                          load_word_list(SAMPLES / "jobs.txt"),
-                          load_word_list(SAMPLES / "nationalities.txt"))
+    resources = sample_resources()
     qreas = Predictor("qreas", resources=resources)
     evaluate_set(qreas, pairs, model="M", test_set="stresstest", variant="rebuilt",
                  scores_csv=tmp_path / "one.csv", predictions_jsonl=tmp_path / "one.jsonl")

@@ -25,9 +25,16 @@ from reprobe.equate.neural import (
     predict_nli,
     resolve_labels,
 )
+from reprobe.equate.settings import TinyNliSettings
 from reprobe.errors import InputFormatError, ReprobeError
+from reprobe.step_settings import settings_from_schema
 
 SAMPLE = REPO / "data/samples/equate/nli_train.jsonl"
+
+
+def training(**changes: int) -> TinyNliSettings:
+    """A tiny row's training settings: the schema's, but for `changes`."""
+    return settings_from_schema(TinyNliSettings, "$defs.neural_model.tiny", **changes)
 
 
 class NetworkAttempt(AssertionError):
@@ -49,7 +56,8 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, float]:
     """The tiny checkpoint built from the sample, with its build time in seconds."""
     start = time.perf_counter()
-    out = build_tiny_nli_model(tmp_path_factory.mktemp("nli") / "tiny", SAMPLE, seed=0)
+    out = build_tiny_nli_model(tmp_path_factory.mktemp("nli") / "tiny", SAMPLE, seed=0,
+                               settings=training())
     return out, time.perf_counter() - start
 
 
@@ -69,12 +77,12 @@ def test_tiny_model_builds_quickly_and_predicts_valid_labels(tiny: tuple[Path, f
 
 def test_tiny_model_is_deterministic(tiny: tuple[Path, float], tmp_path: Path) -> None:
     """The same seed rebuilds the same vocabulary and weights."""
-    first = build_tiny_nli_model(tmp_path / "first", SAMPLE, seed=0, steps=3)
-    again = build_tiny_nli_model(tmp_path / "again", SAMPLE, seed=0, steps=3)
+    first = build_tiny_nli_model(tmp_path / "first", SAMPLE, seed=0, settings=training(steps=3))
+    again = build_tiny_nli_model(tmp_path / "again", SAMPLE, seed=0, settings=training(steps=3))
     for name in ("tokenizer.json", "model.safetensors"):
         assert (first / name).read_bytes() == (again / name).read_bytes(), name
     pairs = [Pair("Sara has 5 apples.", "Sara has 9 zebras.", "contradiction")]
-    assert predict_nli(again, pairs) == predict_nli(first, pairs)
+    assert predict_nli(again, pairs, batch_size=8) == predict_nli(first, pairs, batch_size=8)
 
 
 def test_tiny_model_is_the_same_whatever_torch_threads_the_machine_has(tmp_path: Path) -> None:
@@ -86,7 +94,8 @@ def test_tiny_model_is_the_same_whatever_torch_threads_the_machine_has(tmp_path:
     try:
         for threads in (1, 4):
             torch.set_num_threads(threads)
-            models.append(build_tiny_nli_model(tmp_path / str(threads), SAMPLE, seed=0, steps=3))
+            models.append(build_tiny_nli_model(tmp_path / str(threads), SAMPLE, seed=0,
+                                               settings=training(steps=3)))
             assert torch.get_num_threads() == threads
             assert not torch.are_deterministic_algorithms_enabled()
     finally:
@@ -129,15 +138,16 @@ def test_checkpoint_with_generic_labels_runs_through_a_label_map(
     config_path.write_text(json.dumps(config))
     rows = list(read_pairs(SAMPLE))[:12]
     with pytest.raises(ReprobeError):
-        predict_nli(generic, rows)
+        predict_nli(generic, rows, batch_size=8)
     mapping = {f"LABEL_{i}": label for i, label in enumerate(LABELS)}
-    assert predict_nli(generic, rows, label_map=mapping) == predict_nli(model_dir, rows)
+    mapped = predict_nli(generic, rows, label_map=mapping, batch_size=8)
+    assert mapped == predict_nli(model_dir, rows, batch_size=8)
 
 
 def test_missing_checkpoint_fails_without_download(tmp_path: Path) -> None:
     """A path that is not a checkpoint is an error, never a hub lookup."""
     with pytest.raises(Exception) as error:
-        predict_nli(tmp_path / "absent", [Pair("a", "b", "neutral")])
+        predict_nli(tmp_path / "absent", [Pair("a", "b", "neutral")], batch_size=8)
     assert not isinstance(error.value, NetworkAttempt)
 
 
@@ -152,7 +162,7 @@ def test_checkpoint_assembled_from_fetched_files_predicts_the_same(
         fetched[path.name] = shutil.copy(path, tmp_path / "raw" / path.name / path.name)
     assembled = assemble_checkpoint(fetched, tmp_path / "model")
     rows = list(read_pairs(SAMPLE))[:8]
-    assert predict_nli(assembled, rows) == predict_nli(model_dir, rows)
+    assert predict_nli(assembled, rows, batch_size=8) == predict_nli(model_dir, rows, batch_size=8)
     assert not list(tmp_path.glob(".model.tmp-*"))
     with pytest.raises(ValueError, match="plain file name"):
         assemble_checkpoint({"../x": next(iter(fetched.values()))}, tmp_path / "bad")
@@ -162,5 +172,5 @@ def test_an_empty_training_file_is_an_error_naming_it(tmp_path) -> None:
     empty = tmp_path / "nli_train.jsonl"
     empty.write_text("", encoding="utf-8")
     with pytest.raises(InputFormatError, match=r"nli_train\.jsonl: whole file: holds no"):
-        build_tiny_nli_model(tmp_path / "model", empty)
+        build_tiny_nli_model(tmp_path / "model", empty, seed=0, settings=training())
     assert not (tmp_path / "model").exists()

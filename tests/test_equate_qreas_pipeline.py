@@ -19,6 +19,8 @@ from reprobe.equate.qreas.pipeline import (
 from reprobe.equate.qreas.pruner import load_word_list
 from reprobe.equate.qreas.wordnet import load_wordnet
 from reprobe.equate.quantities import NumSet
+from reprobe.equate.settings import ALGORITHM1, QreasSettings
+from reprobe.step_settings import settings_from_schema
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data/samples/equate"
 
@@ -26,8 +28,10 @@ SAMPLES = Path(__file__).resolve().parents[1] / "data/samples/equate"
 @pytest.fixture(scope="module")
 def res():
     """Q-REAS resources from the samples."""
-    return Resources(load_wordnet(SAMPLES / "wordnet"), load_word_list(SAMPLES / "jobs.txt"),
-                     load_word_list(SAMPLES / "nationalities.txt"))
+    return Resources.for_row(
+        load_wordnet(SAMPLES / "wordnet"), load_word_list(SAMPLES / "jobs.txt"),
+        load_word_list(SAMPLES / "nationalities.txt"),
+        settings_from_schema(QreasSettings, "equate.qreas", variants={}), ALGORITHM1)
 
 
 def row(premise: str, hypothesis: str, label: str = ENTAILMENT) -> dict:

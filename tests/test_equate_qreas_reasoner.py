@@ -3,9 +3,10 @@ Algorithm 1."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from reprobe.equate.labels import CONTRADICTION, ENTAILMENT, NEUTRAL, NON_ENTAILMENT
-from reprobe.equate.qreas.compose import Quantity
-from reprobe.equate.qreas.compose import compose as ilp_compose
+from reprobe.equate.qreas.compose import Quantity, compose
 from reprobe.equate.qreas.reasoner import reason
 
 Q = Quantity.single
@@ -67,6 +68,7 @@ def test_contradiction_class_without_value_match_is_neutral():  # line 18 false
 
 
 def test_composition_justifies():  # lines 20-23, 25
+    ilp_compose = partial(compose, max_depth=3, max_solutions=50)  # §4.2.4's limits
     premise = [Q(6048, "lambs"), Q(193, "lambs")]
     assert reason(premise, [Q(5855, "lambs")], compatible=same_unit,
                   compose=ilp_compose) == ENTAILMENT

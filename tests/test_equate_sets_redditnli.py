@@ -78,14 +78,14 @@ def test_top_n_by_jaccard() -> None:
 def test_build_from_sample(tmp_path: Path) -> None:
     """Top-N candidates from the sample; similar titles four days apart are not paired."""
     out = tmp_path / "reddit.jsonl"
-    stats = build_redditnli_candidates([DUMP], out, top=10)
+    stats = build_redditnli_candidates([DUMP], out, top=10, days=3)
     pairs = [(p.sentence1, p.sentence2) for p in map(as_pair, read_pairs(out, labelled=False))]
     assert stats["kept"] == len(pairs) == 10
     assert pairs[0] == ("US unemployment rate falls to 5.6 percent",
                         "Unemployment rate drops to 5.6 percent as hiring picks up")
     assert not any("household debt" in a.lower() and "household debt" in b.lower()
                    for a, b in pairs)
-    assert build_redditnli_candidates([DUMP], tmp_path / "all.jsonl")["kept"] < 300
+    assert build_redditnli_candidates([DUMP], tmp_path / "all.jsonl", top=300, days=3)["kept"] < 300
 
 
 def test_plain_ndjson_and_malformed_line(tmp_path: Path) -> None:
@@ -98,11 +98,11 @@ def test_plain_ndjson_and_malformed_line(tmp_path: Path) -> None:
     lines.insert(6, '{"subreddit": "economics", "title": ')
     plain.write_text("\n".join(lines) + "\n")
     with pytest.raises(InputFormatError, match=r"dump\.ndjson: line 7: not JSON"):
-        build_redditnli_candidates([plain], tmp_path / "x.jsonl")
+        build_redditnli_candidates([plain], tmp_path / "x.jsonl", top=300, days=3)
     bad = tmp_path / "bad.ndjson"
     bad.write_text(json.dumps({"subreddit": "Economics", "title": "x 5", "id": "a"}) + "\n")
     with pytest.raises(InputFormatError, match="line 1: expected a numeric 'created_utc'"):
-        build_redditnli_candidates([bad], tmp_path / "y.jsonl")
+        build_redditnli_candidates([bad], tmp_path / "y.jsonl", top=300, days=3)
 
 
 def test_dump_shards_gather_to_the_single_process_result(tmp_path: Path) -> None:
@@ -113,11 +113,11 @@ def test_dump_shards_gather_to_the_single_process_result(tmp_path: Path) -> None
     dumps = [tmp_path / "RS_a.ndjson", tmp_path / "RS_b.ndjson"]
     dumps[0].write_text("\n".join(lines[:20]) + "\n")
     dumps[1].write_text("\n".join(lines[20:]) + "\n")
-    single = build_redditnli_candidates(dumps, tmp_path / "one.jsonl", top=12)
+    single = build_redditnli_candidates(dumps, tmp_path / "one.jsonl", top=12, days=3)
     parquets = [tmp_path / "a.parquet", tmp_path / "b.parquet"]
     for dump, parquet in zip(dumps, parquets, strict=True):
         write_dump_titles(dump, parquet)
-    gathered = gather_redditnli_shards(parquets, tmp_path / "two.jsonl", top=12)
+    gathered = gather_redditnli_shards(parquets, tmp_path / "two.jsonl", top=12, days=3)
     assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
     keys = ("submissions", "meta", "without_quantity", "reposts", "titles", "kept")
     assert {k: gathered[k] for k in keys} == {k: single[k] for k in keys}

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from reprobe.cli import build_parser
+from reprobe.equate.settings import QreasSettings, TinyNliSettings
 from reprobe.equate.targets import (
     KIND_FILES,
     KIND_SETTINGS,
@@ -21,6 +22,7 @@ from reprobe.equate.targets import (
     table_rows,
 )
 from reprobe.errors import ConfigError
+from reprobe.step_settings import read_settings
 
 # An `equate` section as the schema leaves it (defaults filled in), with every row kind.
 CONFIG: dict[str, Any] = {
@@ -38,8 +40,9 @@ CONFIG: dict[str, Any] = {
         "redditnli": {"top": 300, "days": 3},
         "hyp": {"epochs": 5, "dim": 100, "lr": 0.1, "word_ngrams": 1},
         "neural": {"BERT": {"files": {"config.json": "bert_config", "model.bin": "bert_model"},
-                            "label_map": {"LABEL_0": "contradiction"}},
-                   "tiny BERT": {"tiny": {"hidden": 32}}},
+                            "label_map": {"LABEL_0": "contradiction"}, "batch_size": 32},
+                   "tiny BERT": {"tiny": {"hidden": 32, "layers": 2, "steps": 30, "lr": 0.003},
+                                 "batch_size": 32}},
         "score_shards": {"newsnli": 3},
         "qreas": {"max_depth": 3, "max_solutions": 50, "years": "date",
                   "released_code": {"Q-REAS": {"solutions": "every",
@@ -126,11 +129,23 @@ def test_qreas_arguments_switch_on_only_the_variant_readings():
     qreas = {"max_depth": 3, "max_solutions": 50, "years": "date",
              "released_code": {"Q-REAS": {"solutions": "pool", "mismatch": "neutral"}},
              "variants": {"Q-REAS (strict)": {"strict_bounds": True, "cross_units": True}}}
-    algorithm1 = qreas_arguments("Q-REAS (Algorithm 1)", qreas)
-    assert algorithm1 == ["--max-depth", "3", "--max-solutions", "50", "--years", "date"]
-    strict = qreas_arguments("Q-REAS (strict)", qreas)
-    assert strict == [*algorithm1, "--strict-bounds", "--cross-units"]
-    assert qreas_arguments("Q-REAS", qreas) == ["--solutions", "pool", "--mismatch", "neutral"]
+    def settings(row: str) -> QreasSettings:
+        arguments = qreas_arguments(row, qreas)
+        assert arguments[0] == "--settings"
+        return read_settings(arguments[1], QreasSettings, "equate.qreas")
+
+    algorithm1 = settings("Q-REAS (Algorithm 1)")
+    assert (algorithm1.max_depth, algorithm1.max_solutions, algorithm1.years) == (3, 50, "date")
+    assert algorithm1.variant_readings("Q-REAS (Algorithm 1)") == {}
+    # Each row carries its own entry only: changing one row's readings reruns that row alone.
+    assert (algorithm1.variants, algorithm1.released_code) == ({}, {})
+    strict = settings("Q-REAS (strict)")
+    assert strict.variants == {"Q-REAS (strict)": {"strict_bounds": True, "cross_units": True}}
+    assert strict.released_code == {}
+    released = settings("Q-REAS")
+    assert released.released_code_reading("Q-REAS") == {"solutions": "pool",
+                                                        "mismatch": "neutral"}
+    assert released.variants == {}
 
 
 def test_table6_reads_the_qreas_predictions_of_its_variant() -> None:
@@ -163,10 +178,10 @@ def test_score_arguments_carry_the_row_settings() -> None:
     eq = targets()
     bert = eq.score_arguments(job("BERT"))
     assert bert[:4] == ["--kind", "neural", "--model", "BERT"]
-    assert bert[-2:] == ["--label-map", '{"LABEL_0": "contradiction"}']
+    assert bert[-4:] == ["--batch-size", "32", "--label-map", '{"LABEL_0": "contradiction"}']
     strict = eq.score_arguments(job("Q-REAS-strict"))
     assert strict[3] == "Q-REAS (strict)"
-    assert strict[-7:] == qreas_arguments("Q-REAS (strict)", CONFIG["equate"]["qreas"])
+    assert strict[-2:] == qreas_arguments("Q-REAS (strict)", CONFIG["equate"]["qreas"])
     assert eq.score_arguments(job("MAJ")) == [
         "--kind", "majority", "--model", "MAJ",
         "--pairs", "data/processed/equate/rebuilt/awpnli.jsonl"]
@@ -205,7 +220,16 @@ def test_checkpoint_files_by_hub_name() -> None:
                                                 "model.bin": "data/raw/bert_model/file"}
     assert eq.checkpoint_arguments(job("BERT")) == [
         "config.json=data/raw/bert_config/file", "model.bin=data/raw/bert_model/file"]
-    assert eq.tiny_spec(job("tiny-BERT")) == {"hidden": 32}
+
+
+def test_training_steps_read_their_settings_as_one_json_option() -> None:
+    eq = targets()
+    tiny = eq.tiny_arguments(job("tiny-BERT"))
+    assert tiny[0] == "--settings"
+    assert read_settings(tiny[1], TinyNliSettings, "$defs.neural_model.tiny").hidden == 32
+    assert eq.hyp_arguments() == [
+        "--settings", '{"dim": 100, "epochs": 5, "lr": 0.1, "word_ngrams": 1}']
+    assert eq.redditnli_arguments() == ["--settings", '{"days": 3, "top": 300}']
 
 
 def test_sharded_sets_gather_their_shards() -> None:

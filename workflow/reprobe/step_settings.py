@@ -22,11 +22,15 @@ Settings = TypeVar("Settings")
 
 
 def schema_section(path: str) -> dict[str, Any]:
-    """The schema node of a dotted config path (`wikipse.embeddings`)."""
+    """The schema node of a dotted config path (`wikipse.embeddings`), or of a path into a
+    shared definition (`$defs.neural_model.tiny`: a part every config entry of that kind has)."""
     from reprobe.config import load_schema
 
     node = load_schema()
-    for key in path.split("."):
+    keys = path.split(".")
+    if keys[0] == "$defs":
+        node, keys = node["$defs"][keys[1]], keys[2:]
+    for key in keys:
         node = node["properties"][key]
     return node
 
@@ -97,6 +101,8 @@ class SchemaHelp(str):
         return "; ".join(lines)
 
 
-def add_settings_option(parser: argparse.ArgumentParser, cls: type, path: str) -> None:
-    """`--settings JSON`: the step's settings, one config section."""
-    parser.add_argument("--settings", required=True, help=SchemaHelp(cls, path))
+def add_settings_option(parser: argparse.ArgumentParser, cls: type, path: str,
+                        required: bool = True) -> None:
+    """`--settings JSON`: the step's settings, one config section (optional where only some
+    kinds of the step have settings)."""
+    parser.add_argument("--settings", required=required, help=SchemaHelp(cls, path))

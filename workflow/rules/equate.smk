@@ -148,11 +148,10 @@ rule equate_redditnli:
         mem_mb=4096,
         runtime=60,
     params:
-        top=config["equate"]["redditnli"]["top"],
-        days=config["equate"]["redditnli"]["days"],
+        settings=EQ.redditnli_arguments(),
     shell:
-        "python -m reprobe equate redditnli --top {params.top:q} --days {params.days:q} "
-        "--output {output:q} {input:q} 2> {log:q}"
+        "python -m reprobe equate redditnli {params.settings:q} --output {output:q} {input:q} "
+        "2> {log:q}"
 
 
 rule equate_label:
@@ -243,14 +242,10 @@ rule equate_train_hyp:
     params:
         train=EQ.input_param("nli_train"),
         seed=config["seed"],
-        epochs=config["equate"]["hyp"]["epochs"],
-        dim=config["equate"]["hyp"]["dim"],
-        lr=config["equate"]["hyp"]["lr"],
-        word_ngrams=config["equate"]["hyp"]["word_ngrams"],
+        settings=EQ.hyp_arguments(),
     shell:
         "python -m reprobe equate train-hyp --train {params.train:q} --output {output:q} "
-        "--seed {params.seed:q} --epochs {params.epochs:q} --dim {params.dim:q} --lr {params.lr:q} "
-        "--word-ngrams {params.word_ngrams:q} 2> {log:q}"
+        "--seed {params.seed:q} {params.settings:q} 2> {log:q}"
 
 
 rule equate_tiny_model:
@@ -271,11 +266,10 @@ rule equate_tiny_model:
     params:
         train=EQ.input_param("nli_train"),
         seed=config["seed"],
-        spec=EQ.tiny_spec,
+        settings=EQ.tiny_arguments,
     shell:
         "python -m reprobe equate tiny-model --train {params.train:q} --output-dir {output:q} "
-        "--seed {params.seed:q} --hidden {params.spec[hidden]:q} --layers {params.spec[layers]:q} "
-        "--steps {params.spec[steps]:q} --lr {params.spec[lr]:q} 2> {log:q}"
+        "--seed {params.seed:q} {params.settings:q} 2> {log:q}"
 
 
 rule equate_checkpoint:

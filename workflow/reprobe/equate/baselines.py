@@ -30,6 +30,7 @@ import numpy as np
 
 from reprobe.equate.jsonl import Pair, read_pairs, tokenize
 from reprobe.equate.labels import LABELS, NON_ENTAILMENT, fold
+from reprobe.equate.settings import HypSettings
 from reprobe.io import atomic_path
 from reprobe.text import require_rows
 
@@ -81,11 +82,8 @@ def train_hyp(
     train_jsonl: Path,
     model_path: Path,
     *,
-    seed: int = 0,
-    epochs: int = 5,
-    dim: int = 100,
-    lr: float = 0.1,
-    word_ngrams: int = 1,
+    seed: int,
+    settings: HypSettings,
     threads: int = 1,
 ) -> Path:
     """Train the hypothesis-only fastText classifier on a released-layout jsonl; save it."""
@@ -103,7 +101,8 @@ def train_hyp(
         require_rows(train_jsonl, rows, "training pairs")
         # thread=1 by default: fastText's Hogwild updates make multi-threaded runs irreproducible.
         model = fasttext.train_supervised(
-            str(train_txt), epoch=epochs, dim=dim, lr=lr, wordNgrams=word_ngrams, minCount=1,
+            str(train_txt), epoch=settings.epochs, dim=settings.dim, lr=settings.lr,
+            wordNgrams=settings.word_ngrams, minCount=1,
             seed=seed, thread=threads, verbose=0)
     _check_finite(model)
     with atomic_path(model_path) as tmp_model:

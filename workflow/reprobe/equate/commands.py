@@ -9,8 +9,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reprobe.equate.settings import (
+    TINY_PATH,
+    HypSettings,
+    QreasSettings,
+    RedditSettings,
+    TinyNliSettings,
+)
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_write_text
+from reprobe.step_options import add_names, add_paths, listed, one_of, optional
+from reprobe.step_settings import add_settings_option, read_settings
 
 log = logging.getLogger("reprobe.equate")
 
@@ -56,8 +65,9 @@ def cmd_redditnli(args: argparse.Namespace) -> None:
     """Gather the title shards: pair titles within days, keep the top (unlabelled)."""
     from reprobe.equate.sets.redditnli import gather_redditnli_shards
 
-    gather_redditnli_shards([Path(p) for p in args.shards], Path(args.output), top=args.top,
-                            days=args.days)
+    settings = read_settings(args.settings, RedditSettings, "equate.redditnli")
+    gather_redditnli_shards([Path(p) for p in args.shards], Path(args.output), top=settings.top,
+                            days=settings.days)
 
 
 def _write_recovery(test_set: str, counts: dict[str, object], output: Path) -> None:
@@ -95,8 +105,8 @@ def cmd_train_hyp(args: argparse.Namespace) -> None:
     """Train the hypothesis-only fastText classifier (HYP) on NLI pairs."""
     from reprobe.equate.baselines import train_hyp
 
-    train_hyp(Path(args.train), Path(args.output), seed=args.seed, epochs=args.epochs,
-              dim=args.dim, lr=args.lr, word_ngrams=args.word_ngrams)
+    train_hyp(Path(args.train), Path(args.output), seed=args.seed,
+              settings=read_settings(args.settings, HypSettings, "equate.hyp"))
 
 
 def cmd_tiny_model(args: argparse.Namespace) -> None:
@@ -104,7 +114,7 @@ def cmd_tiny_model(args: argparse.Namespace) -> None:
     from reprobe.equate.neural import build_tiny_nli_model
 
     build_tiny_nli_model(Path(args.output_dir), Path(args.train), seed=args.seed,
-                         hidden=args.hidden, layers=args.layers, steps=args.steps, lr=args.lr)
+                         settings=read_settings(args.settings, TinyNliSettings, TINY_PATH))
 
 
 def cmd_checkpoint(args: argparse.Namespace) -> None:
@@ -123,39 +133,37 @@ def cmd_checkpoint(args: argparse.Namespace) -> None:
 def _predictor(args: argparse.Namespace) -> Any:
     """The predictor a `score` call describes, its files and settings checked and loaded."""
     from reprobe.equate.evaluate import Predictor
-    from reprobe.equate.targets import KIND_FILES, KIND_SETTINGS, option_flag
+    from reprobe.equate.targets import KIND_FILES, KIND_SETTINGS, QREAS_KINDS, option_flag
 
     needed = [*KIND_FILES[args.kind], *KIND_SETTINGS.get(args.kind, ())]
     missing = [option_flag(name) for name in needed if getattr(args, name) in (None, "")]
     if missing:
         raise ReprobeError(f"equate score --kind {args.kind} needs {', '.join(missing)}")
     resources: Any = None
-    if args.kind == "qreas_authors":
-        from reprobe.equate.authors.equations import POOL_SOLUTIONS
-        from reprobe.equate.authors.pruner import Lexicon, read_word_list
-        from reprobe.equate.authors.reasoner import Reading
+    if args.kind in QREAS_KINDS:
         from reprobe.equate.qreas.wordnet import load_wordnet
 
-        lexicon = Lexicon(load_wordnet(Path(args.wordnet)), read_word_list(Path(args.jobs)),
+        settings = read_settings(args.settings, QreasSettings, "equate.qreas")
+        wordnet = load_wordnet(Path(args.wordnet))
+    if args.kind == "qreas_authors":
+        from reprobe.equate.authors.pruner import Lexicon, read_word_list
+        from reprobe.equate.authors.reasoner import Reading
+
+        lexicon = Lexicon(wordnet, read_word_list(Path(args.jobs)),
                           read_word_list(Path(args.nationalities)))
-        reading = Reading(pool=POOL_SOLUTIONS if args.solutions == "pool" else None,
-                          contradiction_on_mismatch=args.mismatch == "contradiction")
-        resources = (lexicon, reading)
+        resources = (lexicon, Reading.of(settings.released_code_reading(args.model)))
     if args.kind == "qreas":
         from reprobe.equate.qreas.pipeline import Resources
         from reprobe.equate.qreas.pruner import load_word_list
-        from reprobe.equate.qreas.wordnet import load_wordnet
 
-        resources = Resources(load_wordnet(Path(args.wordnet)), load_word_list(Path(args.jobs)),
-                              load_word_list(Path(args.nationalities)),
-                              max_depth=args.max_depth, max_solutions=args.max_solutions,
-                              years=args.years, strict_bounds=args.strict_bounds,
-                              cross_units=args.cross_units)
+        resources = Resources.for_row(wordnet, load_word_list(Path(args.jobs)),
+                                      load_word_list(Path(args.nationalities)), settings,
+                                      args.model)
     return Predictor(
         args.kind, hyp_model=Path(args.hyp_model) if args.hyp_model else None,
         checkpoint=Path(args.checkpoint) if args.checkpoint else None,
-        label_map=json.loads(args.label_map) if args.label_map else None, resources=resources,
-        threads=args.threads)
+        label_map=json.loads(args.label_map) if args.label_map else None,
+        batch_size=args.batch_size, resources=resources, threads=args.threads)
 
 
 def cmd_score(args: argparse.Namespace) -> None:
@@ -220,143 +228,105 @@ def register(commands: argparse._SubParsersAction,
     sub = group.add_subparsers(dest="equate_command", required=True, metavar="STEP")
 
     awp = add("awpnli", cmd_awpnli, sub)
-    awp.add_argument("--problems", required=True, help="questions.json (Roy & Roth)")
-    awp.add_argument("--output", required=True, help="AwpNLI jsonl (a .card.json goes beside)")
+    add_paths(awp, problems="questions.json (Roy & Roth)",
+              output="AwpNLI jsonl (a .card.json goes beside)",
+              folds=listed("files of problem ids to keep (e.g. allArith folds); none: every "
+                           "problem", at_least=0))
     awp.add_argument("--seed", type=int, required=True, help="seed of the wrong guesses")
-    awp.add_argument("folds", nargs="*",
-                     help="files of problem ids to keep (e.g. allArith folds); none: every problem")
 
     stress = add("stresstest", cmd_stresstest, sub)
-    stress.add_argument("--aqua", required=True, help="AQuA-RAT problems, one JSON a line")
-    stress.add_argument("--output", required=True, help="Stress Test jsonl")
+    add_paths(stress, aqua="AQuA-RAT problems, one JSON a line", output="Stress Test jsonl")
     stress.add_argument("--seed", type=int, required=True, help="seed of the changed quantities")
     stress.add_argument("--max-premises", type=int, default=None,
                         help="keep a seeded sample of this many premises")
 
     news_shard = add("newsnli-shard", cmd_newsnli_shard, sub)
-    news_shard.add_argument("--stories", required=True,
-                            help="folder (or .tgz) of CNN .story files")
+    add_paths(news_shard, stories="folder (or .tgz) of CNN .story files",
+              output="scored candidates, Parquet (counts go beside, .json)")
     news_shard.add_argument("--shard", type=int, required=True, help="this shard, from 0")
     news_shard.add_argument("--shards", type=int, required=True, help="number of shards")
-    news_shard.add_argument("--output", required=True,
-                            help="scored candidates, Parquet (counts go beside, .json)")
 
     news = add("newsnli", cmd_newsnli, sub)
-    news.add_argument("--stories", required=True, help="the stories (named in the card)")
-    news.add_argument("--output", required=True, help="candidate jsonl (gold_label empty)")
-    news.add_argument("shards", nargs="+", help="the shards' Parquet files, in shard order")
+    add_paths(news, stories="the stories (named in the card)",
+              output="candidate jsonl (gold_label empty)",
+              shards=listed("the shards' Parquet files, in shard order"))
 
     titles = add("reddit-titles", cmd_reddit_titles, sub)
-    titles.add_argument("--dump", required=True, help="a Pushshift submission dump (.zst/NDJSON)")
-    titles.add_argument("--output", required=True,
-                        help="usable titles, Parquet (counts go beside, .json)")
+    add_paths(titles, dump="a Pushshift submission dump (.zst/NDJSON)",
+              output="usable titles, Parquet (counts go beside, .json)")
 
     reddit = add("redditnli", cmd_redditnli, sub)
-    reddit.add_argument("--output", required=True, help="candidate jsonl (gold_label empty)")
-    reddit.add_argument("--top", type=int, required=True, help="pairs kept (paper 300)")
-    reddit.add_argument("--days", type=float, required=True, help="pairing window in days")
-    reddit.add_argument("shards", nargs="+", help="the dumps' title Parquet files, in dump order")
+    add_paths(reddit, output="candidate jsonl (gold_label empty)",
+              shards=listed("the dumps' title Parquet files, in dump order"))
+    add_settings_option(reddit, RedditSettings, "equate.redditnli")
 
     label = add("label", cmd_label, sub)
-    label.add_argument("--test-set", required=True, help="newsnli or redditnli")
-    label.add_argument("--candidates", required=True, help="candidate jsonl")
-    label.add_argument("--released", required=True, help="released jsonl with human labels")
-    label.add_argument("--output", required=True, help="rebuilt labelled jsonl")
-    label.add_argument("--recovery", required=True, help="recovery counts, JSON")
+    add_names(label, test_set="newsnli or redditnli")
+    add_paths(label, candidates="candidate jsonl", released="released jsonl with human labels",
+              output="rebuilt labelled jsonl", recovery="recovery counts, JSON")
 
     recovery_counts = add("recovery", cmd_recovery, sub)
-    recovery_counts.add_argument("--test-set", required=True, help="stresstest or awpnli")
-    recovery_counts.add_argument("--rebuilt", required=True, help="the rebuilt jsonl")
-    recovery_counts.add_argument("--released", required=True, help="the released jsonl")
-    recovery_counts.add_argument("--output", required=True, help="recovery counts, JSON")
+    add_names(recovery_counts, test_set="stresstest or awpnli")
+    add_paths(recovery_counts, rebuilt="the rebuilt jsonl", released="the released jsonl",
+              output="recovery counts, JSON")
 
     perturb = add("perturb", cmd_perturb, sub)
-    perturb.add_argument("--newsnli", required=True, help="labelled NewsNLI jsonl")
-    perturb.add_argument("--unperturbed", required=True, help="jsonl to write")
-    perturb.add_argument("--perturbed", required=True, help="jsonl to write")
+    add_paths(perturb, newsnli="labelled NewsNLI jsonl", unperturbed="jsonl to write",
+              perturbed="jsonl to write")
     perturb.add_argument("--seed", type=int, required=True)
 
     hyp = add("train-hyp", cmd_train_hyp, sub)
-    hyp.add_argument("--train", required=True, help="NLI training jsonl (MultiNLI layout)")
-    hyp.add_argument("--output", required=True, help="fastText model .bin")
+    add_paths(hyp, train="NLI training jsonl (MultiNLI layout)", output="fastText model .bin")
     hyp.add_argument("--seed", type=int, required=True)
-    hyp.add_argument("--epochs", type=int, required=True)
-    hyp.add_argument("--dim", type=int, required=True)
-    hyp.add_argument("--lr", type=float, required=True)
-    hyp.add_argument("--word-ngrams", type=int, required=True)
+    add_settings_option(hyp, HypSettings, "equate.hyp")
 
     tiny = add("tiny-model", cmd_tiny_model, sub)
-    tiny.add_argument("--train", required=True, help="NLI training jsonl (MultiNLI layout)")
-    tiny.add_argument("--output-dir", required=True, help="checkpoint folder")
+    add_paths(tiny, train="NLI training jsonl (MultiNLI layout)", output_dir="checkpoint folder")
     tiny.add_argument("--seed", type=int, required=True)
-    tiny.add_argument("--hidden", type=int, required=True)
-    tiny.add_argument("--layers", type=int, required=True)
-    tiny.add_argument("--steps", type=int, required=True)
-    tiny.add_argument("--lr", type=float, required=True)
+    add_settings_option(tiny, TinyNliSettings, TINY_PATH)
 
     checkpoint = add("checkpoint", cmd_checkpoint, sub)
-    checkpoint.add_argument("--output-dir", required=True, help="checkpoint folder")
-    checkpoint.add_argument("files", nargs="+", help="NAME=PATH: hub file name and fetched file")
+    add_paths(checkpoint, output_dir="checkpoint folder",
+              files=listed("NAME=PATH: hub file name and fetched file"))
 
     score = add("score", cmd_score, sub)
-    score.add_argument("--kind", choices=["majority", "hyp", "neural", "qreas", "qreas_authors"],
-                       required=True, help="qreas: Algorithm 1; qreas_authors: the released code")
-    score.add_argument("--model", required=True, help="row name in Table 6")
-    score.add_argument("--test-set", required=True,
-                       help="rte_quant, newsnli, redditnli, stresstest, awpnli, "
-                       "unperturbed or perturbed")
-    score.add_argument("--variant", choices=["released", "rebuilt", "perturbation"],
-                       required=True)
-    score.add_argument("--pairs", required=True, help="the evaluation jsonl")
-    score.add_argument("--scores", help="score rows CSV to write (not with --shard)")
-    score.add_argument("--predictions", required=True,
-                       help="predictions jsonl to write (with --shard: that shard's)")
+    add_names(score, kind=one_of(["majority", "hyp", "neural", "qreas", "qreas_authors"],
+                                 "qreas: Algorithm 1; qreas_authors: the released code"),
+              model="row name in Table 6",
+              test_set="rte_quant, newsnli, redditnli, stresstest, awpnli, unperturbed or "
+                       "perturbed",
+              variant=one_of(["released", "rebuilt", "perturbation"]))
+    add_paths(score, pairs="the evaluation jsonl",
+              scores=optional("score rows CSV to write (not with --shard)"),
+              predictions="predictions jsonl to write (with --shard: that shard's)",
+              hyp_model=optional("HYP: the fastText model"),
+              checkpoint=optional("neural: the checkpoint folder"),
+              wordnet=optional("Q-REAS: WordNet database folder"),
+              jobs=optional("Q-REAS: job list"), nationalities=optional("Q-REAS: nationality list"))
+    score.add_argument("--from-shards", nargs="+", default=[], metavar="PATH",
+                       help="gather the predictions of these shard files instead of labelling")
+    score.add_argument("--label-map", help="neural: JSON class name -> label")
+    score.add_argument("--batch-size", type=int, help="neural: pairs per batch")
+    # Q-REAS rows read `equate.qreas` (the row's own released-code or variant entry only).
+    add_settings_option(score, QreasSettings, "equate.qreas", required=False)
     score.add_argument("--shard", type=int,
                        help="label only the pairs i with i mod --shards == this (0-based)")
     score.add_argument("--shards", type=int, default=1, help="number of shards (with --shard)")
-    score.add_argument("--from-shards", nargs="+", default=[],
-                       help="gather the predictions of these shard files instead of labelling")
-    score.add_argument("--hyp-model", help="HYP: the fastText model")
-    score.add_argument("--checkpoint", help="neural: the checkpoint folder")
-    score.add_argument("--label-map", help="neural: JSON class name -> label")
-    score.add_argument("--wordnet", help="Q-REAS: WordNet database folder")
-    score.add_argument("--jobs", help="Q-REAS: job list")
-    score.add_argument("--nationalities", help="Q-REAS: nationality list")
-    # Q-REAS's settings have one default, the config schema's (`equate.qreas`): required
-    # with --kind qreas, checked in _predictor.
-    score.add_argument("--max-depth", type=int, help="Q-REAS: tree depth (paper 3)")
-    score.add_argument("--max-solutions", type=int, help="Q-REAS: equations kept (paper 50)")
-    score.add_argument("--years", choices=["date", "quantity", "drop"],
-                       help="Q-REAS: how a year such as 'in 2005' is read")
-    score.add_argument("--strict-bounds", action="store_true",
-                       help="Q-REAS, beyond the paper: 'more/fewer than', 'over', 'under' "
-                            "exclude their endpoint")
-    score.add_argument("--cross-units", action="store_true",
-                       help="Q-REAS, beyond the paper: x and / may combine quantities of "
-                            "different units")
-    score.add_argument("--solutions", choices=["every", "pool"],
-                       help="Q-REAS (released code): every ILP solution, or its 50-solution pool")
-    score.add_argument("--mismatch", choices=["contradiction", "neutral"],
-                       help="Q-REAS (released code): what a value mismatch makes the pair")
     score.add_argument("--threads", type=int, default=1, help="neural: CPU threads")
 
     table6 = add("table6", cmd_table6, sub)
-    table6.add_argument("--reference", required=True, help="published Table 6, long CSV")
-    table6.add_argument("--csv", required=True)
-    table6.add_argument("--md", required=True)
+    add_paths(table6, reference="published Table 6, long CSV", csv="table CSV to write",
+              md="table Markdown to write", scores=listed("score rows CSVs"))
     table6.add_argument("--qreas-predictions", action="append", default=[],
-                        help="SET/ROW=PATH (repeatable): a Q-REAS row's predictions on a set, "
-                             "to count the pairs the released code's rules move")
-    table6.add_argument("scores", nargs="+", help="score rows CSVs")
+                        metavar="SET/ROW=PATH",
+                        help="(repeatable) a Q-REAS row's predictions on a set, to count the "
+                             "pairs the released code's rules move")
 
     perturbation = add("perturbation-table", cmd_perturbation_table, sub)
-    perturbation.add_argument("--reference", help="published numbers with s5.1 rows")
-    perturbation.add_argument("--csv", required=True)
-    perturbation.add_argument("--md", required=True)
-    perturbation.add_argument("scores", nargs="+", help="score rows CSVs")
+    add_paths(perturbation, reference=optional("published numbers with s5.1 rows"),
+              csv="table CSV to write", md="table Markdown to write",
+              scores=listed("score rows CSVs"))
 
     recovery = add("recovery-table", cmd_recovery_table, sub)
-    recovery.add_argument("--csv", required=True)
-    recovery.add_argument("--md", required=True)
-    recovery.add_argument("recovery", nargs="+",
-                          help="recovery JSONs from `equate label` or `equate recovery`")
+    add_paths(recovery, csv="table CSV to write", md="table Markdown to write",
+              recovery=listed("recovery JSONs from `equate label` or `equate recovery`"))

@@ -45,6 +45,7 @@ class Predictor:
     hyp_model: Path | None = None
     checkpoint: Path | None = None
     label_map: Mapping[str, str] | None = None
+    batch_size: int | None = None  # neural: the row's `batch_size`
     resources: Any = None  # Q-REAS: qreas.Resources; released code: (Lexicon, Reading)
     threads: int = 1
 
@@ -74,7 +75,10 @@ def predict_rows(predictor: Predictor, rows: Sequence[dict[str, Any]], *,
 
         # The job's cores, not the node's: torch would otherwise start a thread per CPU it sees.
         torch.set_num_threads(predictor.threads)
-        return predict_nli(predictor.checkpoint, rows, label_map=predictor.label_map)
+        if predictor.batch_size is None:
+            raise ValueError("a neural row needs its batch size")
+        return predict_nli(predictor.checkpoint, rows, batch_size=predictor.batch_size,
+                           label_map=predictor.label_map)
     if predictor.kind == "qreas":
         from reprobe.equate.qreas.pipeline import predict
 

@@ -7,8 +7,9 @@ CPU batches. Checkpoints with generic names (`LABEL_0` …) need an explicit `la
 
 `build_tiny_nli_model` makes the default configuration's checkpoint without any download: a
 `tokenizers` WordPiece tokenizer whose vocabulary is fitted to the sample text (characters plus
-its most frequent words, chosen deterministically), a two-layer `BertConfig`
-with hidden size 32, a few full-batch fine-tuning steps on the sample pairs, `save_pretrained`.
+its most frequent words, chosen deterministically), a small `BertConfig` (the configured
+hidden size and layers), a few full-batch fine-tuning steps on the sample pairs,
+`save_pretrained`.
 It is then read back through the same generic path as a real checkpoint.
 """
 
@@ -28,6 +29,7 @@ from tqdm import tqdm
 from reprobe.equate.baselines import PairLike, _field
 from reprobe.equate.jsonl import read_pairs
 from reprobe.equate.labels import LABELS, NON_ENTAILMENT
+from reprobe.equate.settings import TinyNliSettings
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_directory
 from reprobe.text import require_rows
@@ -90,7 +92,7 @@ def predict_nli(
     model_dir: Path,
     pairs: Iterable[PairLike],
     *,
-    batch_size: int = 32,
+    batch_size: int,
     label_map: Mapping[str, str] | None = None,
     max_length: int = 256,
 ) -> list[str]:
@@ -147,11 +149,8 @@ def build_tiny_nli_model(
     out_dir: Path,
     train_jsonl: Path,
     *,
-    seed: int = 0,
-    hidden: int = 32,
-    layers: int = 2,
-    steps: int = 30,
-    lr: float = 3e-3,
+    seed: int,
+    settings: TinyNliSettings,
     vocab_size: int = 400,
 ) -> Path:
     """Train a tiny BERT NLI checkpoint on a jsonl sample, offline; save it to out_dir."""
@@ -168,8 +167,9 @@ def build_tiny_nli_model(
         pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]",
         mask_token="[MASK]", model_max_length=128)
     config = BertConfig(
-        vocab_size=len(tokenizer), hidden_size=hidden, num_hidden_layers=layers,
-        num_attention_heads=2, intermediate_size=2 * hidden, max_position_embeddings=128,
+        vocab_size=len(tokenizer), hidden_size=settings.hidden,
+        num_hidden_layers=settings.layers,
+        num_attention_heads=2, intermediate_size=2 * settings.hidden, max_position_embeddings=128,
         # No dropout: a few full-batch steps on a tiny sample need every update to count.
         hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
         num_labels=len(LABELS), id2label=dict(enumerate(LABELS)),
@@ -179,10 +179,10 @@ def build_tiny_nli_model(
     with reproducible_torch(torch):
         torch.manual_seed(seed)
         model = BertForSequenceClassification(config)
-        optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=settings.lr)
         model.train()
         # Full-batch steps: the sample is tiny, and one batch keeps the run order-free.
-        for _ in range(steps):
+        for _ in range(settings.steps):
             optimizer.zero_grad()
             loss = model(**encoded, labels=target).loss
             loss.backward()

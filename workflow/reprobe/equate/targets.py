@@ -12,8 +12,17 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from reprobe.config import source_instances
+from reprobe.equate.settings import (
+    ALGORITHM1,
+    HypSettings,
+    QreasSettings,
+    RedditSettings,
+    TinyNliSettings,
+    qreas_row_section,
+)
 from reprobe.errors import ConfigError
 from reprobe.reads import Read, inside, slug
+from reprobe.step_settings import settings_json
 
 SETS = ("rte_quant", "newsnli", "redditnli", "stresstest", "awpnli")
 # People labelled these: their rebuilt candidates take labels from the released file.
@@ -29,7 +38,6 @@ PERTURBATION_SETS = ("unperturbed", "perturbed")
 # and the reimplementation of the paper's Algorithm 1, whose variants (`equate.qreas.variants`)
 # are rows of their own.
 QREAS = "Q-REAS"
-ALGORITHM1 = "Q-REAS (Algorithm 1)"
 QREAS_KINDS = ("qreas", "qreas_authors")
 # The files each predictor kind reads besides the evaluation set, by `reprobe equate score`
 # option (with _ for -): the score rules' named inputs and the CLI's required options.
@@ -37,9 +45,10 @@ KIND_FILES: dict[str, tuple[str, ...]] = {
     "majority": (), "hyp": ("hyp_model",), "neural": ("checkpoint",),
     "qreas": ("wordnet", "jobs", "nationalities"),
     "qreas_authors": ("wordnet", "jobs", "nationalities")}
-# The settings each kind needs, by option: Q-REAS's come from `equate.qreas`.
-KIND_SETTINGS: dict[str, tuple[str, ...]] = {"qreas": ("max_depth", "max_solutions", "years"),
-                                             "qreas_authors": ("solutions", "mismatch")}
+# The options each kind needs besides its files: a neural row's batch size; a Q-REAS row's
+# settings (its part of `equate.qreas`, see `qreas_arguments`).
+KIND_SETTINGS: dict[str, tuple[str, ...]] = {"neural": ("batch_size",), "qreas": ("settings",),
+                                             "qreas_authors": ("settings",)}
 # MAJ is left out of §5.1: each perturbation set has one label, so MAJ would score 100%.
 NOT_PERTURBED = ("MAJ",)
 # Score jobs of fetched checkpoints (full-size transformers) need more memory and time.
@@ -70,20 +79,9 @@ def table_rows(neural: Mapping[str, Any], qreas_variants: Mapping[str, Any] | No
 
 
 def qreas_arguments(row: str, qreas: Mapping[str, Any]) -> list[str]:
-    """The `reprobe equate score` options of a Q-REAS row: a released-code row's readings, or
-    Algorithm 1's limits, the year reading, and the readings its variant switches on (the
-    Algorithm 1 row switches none)."""
-    if row in qreas["released_code"]:
-        spec = qreas["released_code"][row]
-        return ["--solutions", spec["solutions"], "--mismatch", spec["mismatch"]]
-    readings = {} if row == ALGORITHM1 else qreas["variants"][row]
-    arguments = ["--max-depth", str(qreas["max_depth"]),
-                 "--max-solutions", str(qreas["max_solutions"]), "--years", qreas["years"]]
-    if readings.get("strict_bounds"):
-        arguments.append("--strict-bounds")
-    if readings.get("cross_units"):
-        arguments.append("--cross-units")
-    return arguments
+    """The `reprobe equate score` settings of a Q-REAS row (`equate.qreas`, with this row's
+    released-code or variant entry only), as argument tokens."""
+    return ["--settings", settings_json(qreas_row_section(dict(qreas), row), QreasSettings)]
 
 
 def score_shard_files(root: str, variant: str, test_set: str, model: str,
@@ -258,9 +256,18 @@ class EquateTargets:
 
     # -- models -----------------------------------------------------------------------------
 
-    def tiny_spec(self, wildcards: Any) -> dict[str, Any]:
-        """The training settings of a tiny neural row."""
-        return self.equate["neural"][self.rows[wildcards.model][0]]["tiny"]
+    def tiny_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe equate tiny-model` settings of a tiny neural row, as argument tokens."""
+        tiny = self.equate["neural"][self.rows[wildcards.model][0]]["tiny"]
+        return ["--settings", settings_json(tiny, TinyNliSettings)]
+
+    def hyp_arguments(self) -> list[str]:
+        """`reprobe equate train-hyp` settings (`equate.hyp`), as argument tokens."""
+        return ["--settings", settings_json(self.equate["hyp"], HypSettings)]
+
+    def redditnli_arguments(self) -> list[str]:
+        """`reprobe equate redditnli` settings (`equate.redditnli`), as argument tokens."""
+        return ["--settings", settings_json(self.equate["redditnli"], RedditSettings)]
 
     def checkpoint_files(self, wildcards: Any) -> dict[str, str]:
         """The fetched files of a configured checkpoint, by their hub names."""
@@ -293,8 +300,10 @@ class EquateTargets:
         """A row's options beyond its files: a neural label map, Q-REAS's limits and readings."""
         name, kind = self.rows[model]
         if kind == "neural":
-            label_map = self.equate["neural"][name].get("label_map")
-            return ["--label-map", json.dumps(label_map)] if label_map else []
+            spec = self.equate["neural"][name]
+            label_map = spec.get("label_map")
+            return ["--batch-size", str(spec["batch_size"]),
+                    *(["--label-map", json.dumps(label_map)] if label_map else [])]
         if kind in QREAS_KINDS:
             return qreas_arguments(name, self.equate["qreas"])
         return []

@@ -11,6 +11,7 @@ from pathlib import Path
 from reprobe.errors import ConfigError
 from reprobe.io import json_object
 from reprobe.sources.settings import LOCK_VARIABLE
+from reprobe.step_options import add_paths, listed
 
 log = logging.getLogger("reprobe.report")
 
@@ -42,18 +43,17 @@ def register(commands: argparse._SubParsersAction,
     group = commands.add_parser("report", help="the offline report of every table")
     sub = group.add_subparsers(dest="report_command", required=True, metavar="STEP")
     page = add("page", cmd_page, sub)
-    page.add_argument("tables", nargs="+", help="the paper's table files (.csv, .md, .png); "
-                      "a sibling .md or .png of a listed .csv is read too")
+    add_paths(page, tables=listed("the paper's table files (.csv, .md, .png); a sibling .md "
+                                  "or .png of a listed .csv is read too"),
+              cards_under="folder whose card.json and *.card.json files are shown",
+              output="the page (.html)", summary="the tally of each table (.json)")
     page.add_argument("--title", required=True, help="the paper's name, the page's heading")
     page.add_argument("--tolerance", type=float, required=True,
                       help="mark a number when |ours − paper| > tolerance × |paper|")
-    page.add_argument("--cards-under", required=True,
-                      help="folder whose card.json and *.card.json files are shown")
     page.add_argument("--config-json", required=True, help="the config sections to show")
     page.add_argument("--sources-json", required=True,
                       help="the paper's sources: name -> spec with the fetched `file`")
     page.add_argument("--lock", default=os.environ.get(LOCK_VARIABLE) or None,
                       help=f"the sources lock, to show which sha256 it pins (default "
                       f"${LOCK_VARIABLE}, as the workflow sets it)")
-    page.add_argument("--output", required=True, help="the page (.html)")
-    page.add_argument("--summary", required=True, help="the tally of each table (.json)")
+

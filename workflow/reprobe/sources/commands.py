@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reprobe.sources.settings import LOCK_VARIABLE, MIRROR_VARIABLE, OFFLINE_VARIABLE
+from reprobe.step_options import add_names, add_paths, optional
 
 log = logging.getLogger("reprobe.sources")
 
@@ -65,13 +66,14 @@ def register(commands: argparse._SubParsersAction,
              add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add the `fetch`, `extract` and `config-check` commands to the CLI."""
     fetch = add("fetch", cmd_fetch, commands)
-    fetch.add_argument("--source", required=True, help="source name (for messages)")
+    add_names(fetch, source="source name (for messages)")
+    add_paths(fetch, output="where the file goes",
+              sha1_list=optional("a checksum list (`<sha1>  <file>`) naming the file"))
     where = fetch.add_mutually_exclusive_group(required=True)
     where.add_argument("--url", help="download from this URL (resumable, retried)")
     where.add_argument("--path", help="link or copy this local file")
     fetch.add_argument("--sha256", default=None, help="expected sha256 (hex); unchecked if absent")
     fetch.add_argument("--size", type=int, default=None, help="expected size in bytes")
-    fetch.add_argument("--output", required=True, help="where the file goes")
     fetch.add_argument("--retries", type=int, help="retries of a failed transfer (default: the "
                        "schema's download.retries)")
     fetch.add_argument("--backoff", type=float, help="first retry delay, seconds (default: the "
@@ -79,7 +81,6 @@ def register(commands: argparse._SubParsersAction,
     fetch.add_argument("--timeout", type=float, help="read timeout, seconds (default: the "
                        "schema's download.timeout)")
     fetch.add_argument("--quiet", action="store_true", help="no progress bar")
-    fetch.add_argument("--sha1-list", help="a checksum list (`<sha1>  <file>`) naming the file")
     fetch.add_argument("--lock", default=os.environ.get(LOCK_VARIABLE) or None,
                        help=f"the lock file (default ${LOCK_VARIABLE}; none: nothing locked)")
     fetch.add_argument("--mirror", default=os.environ.get(MIRROR_VARIABLE) or None,
@@ -88,9 +89,8 @@ def register(commands: argparse._SubParsersAction,
                        help=f"never download (also ${OFFLINE_VARIABLE}=1)")
 
     extract = add("extract", cmd_extract, commands)
-    extract.add_argument("--source", required=True, help="source name (for messages)")
-    extract.add_argument("--archive", required=True, help="the fetched archive")
-    extract.add_argument("--output", required=True, help="folder to unpack into")
+    add_names(extract, source="source name (for messages)")
+    add_paths(extract, archive="the fetched archive", output="folder to unpack into")
 
     config = add("config-check", cmd_config_check, commands)
     config.add_argument("configfile", help="a config YAML, e.g. config/paper.yaml")

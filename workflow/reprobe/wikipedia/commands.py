@@ -8,6 +8,8 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.step_options import add_paths, listed, optional
+
 log = logging.getLogger("reprobe.wikipedia")
 
 
@@ -60,31 +62,28 @@ def register(commands: argparse._SubParsersAction,
     sub = group.add_subparsers(dest="wikipedia_command", required=True)
 
     plan = add("plan", cmd_plan, sub)
-    plan.add_argument("--dump", required=True, help="pages-articles .xml.bz2 (or .xml)")
-    plan.add_argument("--index", help="multistream index .txt.bz2, if any")
+    add_paths(plan, dump="pages-articles .xml.bz2 (or .xml)",
+              index=optional("multistream index .txt.bz2, if any"), output="plan JSON to write")
     plan.add_argument("--shards", type=int, required=True, help="number of shard jobs")
     plan.add_argument("--block-pages", type=int, help="pages per block when there is no "
                       "index (default: the schema's wikipedia.block_pages)")
-    plan.add_argument("--output", required=True, help="plan JSON to write")
 
     shard = add("shard", cmd_shard, sub)
-    shard.add_argument("--plan", required=True, help="plan JSON from `reprobe wikipedia plan`")
-    shard.add_argument("--dump", default=None,
-                       help="the dump to read, checked against the plan's (file name and size); "
-                       "default: the path the plan recorded")
+    add_paths(shard, plan="plan JSON from `reprobe wikipedia plan`",
+              dump=optional("the dump to read, checked against the plan's (file name and "
+                            "size); default: the path the plan recorded"),
+              output_dir="folder for the shard's tables")
     shard.add_argument("--shard", type=int, required=True, help="shard number, from 0")
-    shard.add_argument("--output-dir", required=True, help="folder for the shard's tables")
     shard.add_argument("--quiet", action="store_true", help="no progress bar")
 
     gather = add("gather", cmd_gather, sub)
-    gather.add_argument("--output-dir", required=True, help="folder for the gathered tables")
-    gather.add_argument("shard_dirs", nargs="+", help="shard folders, in order")
+    add_paths(gather, output_dir="folder for the gathered tables",
+              shard_dirs=listed("shard folders, in order"))
 
 
 def register_tables(tables: argparse._SubParsersAction,
                     add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add `wikipedia-stats` to the CLI's `table` group."""
     stats = add("wikipedia-stats", cmd_stats_table, tables)
-    stats.add_argument("--stats", required=True, help="stats.json from the gather step")
-    stats.add_argument("--csv", required=True, help="CSV to write")
-    stats.add_argument("--md", required=True, help="Markdown to write")
+    add_paths(stats, stats="stats.json from the gather step", csv="CSV to write",
+              md="Markdown to write")

@@ -13,17 +13,17 @@ and `utils_reasoner.py` (preprocess). Where it differs from the paper's Algorith
   is neutral unless another quantity is a CONTRADICTION;
 - an equation found for the k-th hypothesis quantity that has a value marks position k of
   the justification list, which is the k-th quantity only when every earlier one has a value.
-`Reading(contradiction_on_mismatch=False)` turns the first rule into Algorithm 1's, to count the
+`contradiction_on_mismatch=False` turns the first rule into Algorithm 1's, to count the
 pairs it moves (the report's notes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reprobe.equate.authors.equations import EquationSearch
+from reprobe.equate.authors.equations import POOL_SOLUTIONS, EquationSearch
 from reprobe.equate.authors.numset import Numset, le, lt
 from reprobe.equate.authors.parser import get_numsets
 from reprobe.equate.authors.pruner import Lexicon, compatible_groups, similarity, similarity_class
@@ -50,8 +50,14 @@ class Reading:
     ILP admits; 50: the solve loop's 50 pool solutions, see `equations`) and, to count what
     the rule moves, `contradiction_on_mismatch` (False: Algorithm 1's lines 15-16)."""
 
-    pool: int | None = None
-    contradiction_on_mismatch: bool = True
+    pool: int | None
+    contradiction_on_mismatch: bool
+
+    @classmethod
+    def of(cls, spec: Mapping[str, str]) -> Reading:
+        """The reading of one `equate.qreas.released_code` row (solutions, mismatch)."""
+        return cls(pool=POOL_SOLUTIONS if spec["solutions"] == "pool" else None,
+                   contradiction_on_mismatch=spec["mismatch"] == "contradiction")
 
 
 @dataclass

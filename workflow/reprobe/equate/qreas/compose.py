@@ -50,8 +50,6 @@ from reprobe.equate.qreas.expressions import (
     DIV,
     EQ,
     INTERSECT,
-    MAX_DEPTH,
-    MAX_SOLUTIONS,
     MUL,
     OPERATORS,
     RANGE_OPERATORS,
@@ -336,8 +334,8 @@ def _operators(operators: Sequence[str]) -> tuple[str, ...]:
     return tuple(op for op in OPERATORS if op in operators and op not in COMPARATORS)
 
 
-def compose(premise: list[QuantityLike], target: QuantityLike, *, max_depth: int = MAX_DEPTH,
-            max_solutions: int = MAX_SOLUTIONS, operators: Sequence[str] = ARITHMETIC,
+def compose(premise: list[QuantityLike], target: QuantityLike, *, max_depth: int,
+            max_solutions: int, operators: Sequence[str] = ARITHMETIC,
             max_terms: int = DEFAULT_MAX_TERMS, check_ilp: bool = True) -> list[Expression]:
     """Equations over premise quantities that justify `target`, at most `max_solutions`.
 
@@ -357,7 +355,7 @@ def compose(premise: list[QuantityLike], target: QuantityLike, *, max_depth: int
     return solutions
 
 
-def justified(premise: list[QuantityLike], target: QuantityLike, *, max_depth: int = MAX_DEPTH,
+def justified(premise: list[QuantityLike], target: QuantityLike, *, max_depth: int,
               operators: Sequence[str] = ARITHMETIC) -> bool:
     """Whether some feasible equation justifies `target` (Algorithm 1 asks only this).
 
@@ -369,7 +367,7 @@ def justified(premise: list[QuantityLike], target: QuantityLike, *, max_depth: i
 
 
 def exhaustive_matches(premise: list[QuantityLike], target: QuantityLike, *,
-                       max_depth: int = MAX_DEPTH, operators: Sequence[str] = ARITHMETIC
+                       max_depth: int, operators: Sequence[str] = ARITHMETIC
                        ) -> list[Expression]:
     """Every justifying expression by plain enumeration of all trees, in the fixed order.
 

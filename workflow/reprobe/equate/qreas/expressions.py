@@ -34,10 +34,6 @@ SAME_TYPE = frozenset({ADD, SUB, INTERSECT, UNION, DIFF, EQ, SUBSET})
 _REL_TOL = 1e-9
 
 Interval = tuple[float, float]
-# §4.2.4: "We limit tree depth to 3 and retrieve a maximum of 50 solutions per hypothesis
-# NUMSET". The library's defaults; the workflow passes the config's `equate.qreas` values.
-MAX_DEPTH = 3
-MAX_SOLUTIONS = 50
 
 
 @runtime_checkable

@@ -15,7 +15,6 @@ from reprobe.equate.qreas.expressions import (
     ARITHMETIC,
     DIV,
     EQ,
-    MAX_DEPTH,
     MUL,
     OPERATORS,
     RANGE_OPERATORS,
@@ -64,7 +63,7 @@ _VERDICTS: dict[tuple, bool] = {}
 
 
 def feasible(premise: Sequence[QuantityLike], expression: Expression, *,
-             max_depth: int = MAX_DEPTH) -> bool:
+             max_depth: int) -> bool:
     """`ilp_feasible`, solved once per equation signature and depth limit."""
     key = (signature(premise, expression), max_depth)
     if key not in _VERDICTS:
@@ -73,7 +72,7 @@ def feasible(premise: Sequence[QuantityLike], expression: Expression, *,
 
 
 def ilp_feasible(premise: Sequence[QuantityLike], expression: Expression, *,
-                 max_depth: int = MAX_DEPTH) -> bool:
+                 max_depth: int) -> bool:
     """Whether the equation satisfies the ILP of Tables 4–5 (its symbol sequence fixed).
 
     Variables follow Table 3: one-hot symbol choice per postfix position (x), class indicators

@@ -46,10 +46,10 @@ from typing import Any
 from reprobe.equate.labels import CONTRADICTION, ENTAILMENT
 from reprobe.equate.qreas import compose as composer
 from reprobe.equate.qreas.compose import Quantity
-from reprobe.equate.qreas.expressions import MAX_DEPTH, MAX_SOLUTIONS
 from reprobe.equate.qreas.pruner import WordNetLike, compatible, normalise
 from reprobe.equate.qreas.reasoner import interval_match, reason
 from reprobe.equate.quantities import NumSet, equate_parses, parse_quantities
+from reprobe.equate.settings import QreasSettings
 
 # The paper's operator set without the comparators (= and ⊆ are added by compose).
 PAPER_OPERATORS = tuple(op for op in composer.OPERATORS if op not in composer.COMPARATORS)
@@ -76,17 +76,29 @@ OPEN_MARGIN = 1e-6
 
 @dataclass(frozen=True)
 class Resources:
-    """What Q-REAS reads besides the pair: WordNet, the word lists, limits and readings."""
+    """What Q-REAS reads besides the pair: WordNet, the word lists, limits and readings (the
+    config's `equate.qreas`; its schema holds their defaults)."""
 
     wordnet: WordNetLike | None
-    jobs: frozenset[str] = frozenset()
-    nationalities: frozenset[str] = frozenset()
-    max_depth: int = MAX_DEPTH
-    max_solutions: int = MAX_SOLUTIONS
+    jobs: frozenset[str]
+    nationalities: frozenset[str]
+    max_depth: int
+    max_solutions: int
+    years: str
+    strict_bounds: bool
+    cross_units: bool
     operators: tuple[str, ...] = PAPER_OPERATORS
-    years: str = "date"
-    strict_bounds: bool = False
-    cross_units: bool = False
+
+    @classmethod
+    def for_row(cls, wordnet: WordNetLike | None, jobs: frozenset[str],
+                nationalities: frozenset[str], settings: QreasSettings, row: str) -> Resources:
+        """The resources of one Algorithm 1 row: the limits, and the row's readings (the
+        paper's own row switches none on)."""
+        readings = settings.variant_readings(row)
+        return cls(wordnet, jobs, nationalities, max_depth=settings.max_depth,
+                   max_solutions=settings.max_solutions, years=settings.years,
+                   strict_bounds=readings.get("strict_bounds", False),
+                   cross_units=readings.get("cross_units", False))
 
 
 def _open_bounds(low: float, high: float) -> tuple[float, float]:

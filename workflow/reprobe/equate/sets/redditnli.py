@@ -214,8 +214,8 @@ def pair_titles(titles: list[Title], stats: Counter[str], out_jsonl: Path, *, to
     return {**counts, "card": card}
 
 
-def gather_redditnli_shards(shard_parquets: list[Path], out_jsonl: Path, *, top: int = 300,
-                            days: float = 3) -> dict[str, Any]:
+def gather_redditnli_shards(shard_parquets: list[Path], out_jsonl: Path, *, top: int,
+                            days: float) -> dict[str, Any]:
     """Candidates from the dumps' title shards (in dump order, so reposts resolve as in one
     pass)."""
     stats: Counter[str] = Counter()
@@ -236,7 +236,7 @@ def gather_redditnli_shards(shard_parquets: list[Path], out_jsonl: Path, *, top:
 
 
 def build_redditnli_candidates(
-    dumps: list[Path], out_jsonl: Path, *, top: int = 300, days: float = 3,
+    dumps: list[Path], out_jsonl: Path, *, top: int, days: float,
 ) -> dict[str, Any]:
     """Build RedditNLI candidate pairs from Pushshift dumps in one process."""
     stats: Counter[str] = Counter()
