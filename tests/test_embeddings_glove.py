@@ -20,6 +20,18 @@ from reprobe.embeddings.glove import (
 from reprobe.embeddings.load import load_vectors
 from reprobe.embeddings.train import vocab_path
 from reprobe.errors import InputFormatError
+from reprobe.numeracy.retrain_settings import RetrainSettings
+from reprobe.step_settings import settings_from_schema
+
+# The schema's GloVe settings (`numeracy.retrain`); each test changes what it says.
+SCHEMA_GLOVE = settings_from_schema(RetrainSettings, "numeracy.retrain").family_settings("glove")
+WEIGHTS = {"x_max": SCHEMA_GLOVE["x_max"], "alpha": SCHEMA_GLOVE["alpha"]}
+FIT = {**WEIGHTS, "learning_rate": SCHEMA_GLOVE["learning_rate"]}
+
+
+def train_glove_with(corpus: Path, out: Path, **changes: object) -> Path:
+    """train_glove with the schema's settings, one process and seed 0, but for `changes`."""
+    return train_glove(corpus, out, **{**SCHEMA_GLOVE, "seed": 0, "workers": 1, **changes})
 
 
 def write(path: Path, text: str) -> Path:
@@ -52,8 +64,10 @@ def test_weighting_is_the_papers_f(x, x_max, alpha):
     assert weighting(np.array([x]), x_max, alpha)[0] == pytest.approx(expected, rel=1e-12)
 
 
-def test_weighting_defaults_are_the_references():
-    assert weighting(np.array([10.0]))[0] == pytest.approx(0.1 ** 0.75)
+def test_the_schemas_weighting_is_the_references():
+    assert (SCHEMA_GLOVE["x_max"], SCHEMA_GLOVE["alpha"]) == (100, 0.75)
+    weight = weighting(np.array([10.0]), SCHEMA_GLOVE["x_max"], SCHEMA_GLOVE["alpha"])[0]
+    assert weight == pytest.approx(0.1 ** 0.75)
 
 
 def test_vocabulary_keeps_frequent_words_by_count_then_alphabet(tmp_path):
@@ -125,7 +139,7 @@ def test_batches_of_one_are_the_reference_per_entry_adagrad(tmp_path):
     two_topic_corpus(corpus, sentences=30)
     words, _ = build_vocab(corpus, min_count=1)
     cooc = count_cooccurrences(corpus, words, window=2)
-    params, _ = fit_glove(cooc, dim=4, epochs=2, seed=5, batch_size=1)
+    params, _ = fit_glove(cooc, **FIT, dim=4, epochs=2, seed=5, batch_size=1)
     np.testing.assert_allclose(params.vectors(), sequential_adagrad(cooc, 4, 2, 5), atol=1e-5)
 
 
@@ -134,17 +148,18 @@ def test_the_loss_decreases(tmp_path):
     two_topic_corpus(corpus)
     words, _ = build_vocab(corpus, min_count=1)
     cooc = count_cooccurrences(corpus, words, window=5)
-    initial = glove_loss(GloveParameters.initial(len(words), 10, np.random.default_rng(0)), cooc)
-    params, losses = fit_glove(cooc, dim=10, epochs=15, seed=0, batch_size=16)
+    initial = glove_loss(GloveParameters.initial(len(words), 10, np.random.default_rng(0)), cooc,
+                         **WEIGHTS)
+    params, losses = fit_glove(cooc, **FIT, dim=10, epochs=15, seed=0, batch_size=16)
     # Steadily at first; near the optimum stochastic steps make it wobble by a few percent.
     assert all(later < earlier for earlier, later in zip(losses[:6], losses[1:6], strict=False))
-    assert glove_loss(params, cooc) < losses[-1] * 1.1 < initial / 100
+    assert glove_loss(params, cooc, **WEIGHTS) < losses[-1] * 1.1 < initial / 100
 
 
 def test_training_recovers_the_topics(tmp_path):
     corpus = tmp_path / "c.txt"
     topics = two_topic_corpus(corpus)
-    out = train_glove(corpus, tmp_path / "glove.txt", dim=10, min_count=1, epochs=30, seed=2,
+    out = train_glove_with(corpus, tmp_path / "glove.txt", dim=10, min_count=1, epochs=30, seed=2,
                       batch_size=16)
     kv = load_vectors(out)
     assert sorted(kv.index_to_key) == sorted(topics[0] + topics[1])
@@ -162,7 +177,7 @@ def test_fixed_pairs_are_each_others_nearest_neighbours(tmp_path):
         chosen = rng.choice(len(pairs), 3, replace=False)
         lines.append(" ".join(f"{pairs[k][0]} {pairs[k][1]}" for k in chosen))
     corpus = write(tmp_path / "c.txt", "\n".join(lines) + "\n")
-    kv = load_vectors(train_glove(corpus, tmp_path / "g.txt", dim=8, window=1, min_count=1,
+    kv = load_vectors(train_glove_with(corpus, tmp_path / "g.txt", dim=8, window=1, min_count=1,
                                   epochs=40, seed=0, batch_size=8))
     for left, right in pairs:
         assert kv.most_similar(left, topn=1)[0][0] == right
@@ -171,11 +186,11 @@ def test_fixed_pairs_are_each_others_nearest_neighbours(tmp_path):
 def test_output_is_deterministic_with_a_vocabulary_file(tmp_path):
     corpus = tmp_path / "c.txt"
     two_topic_corpus(corpus, sentences=50)
-    first = train_glove(corpus, tmp_path / "a.txt", dim=5, min_count=1, epochs=2, seed=9)
-    second = train_glove(corpus, tmp_path / "b.txt", dim=5, min_count=1, epochs=2, seed=9)
+    first = train_glove_with(corpus, tmp_path / "a.txt", dim=5, min_count=1, epochs=2, seed=9)
+    second = train_glove_with(corpus, tmp_path / "b.txt", dim=5, min_count=1, epochs=2, seed=9)
     assert first.read_bytes() == second.read_bytes()
     # Counting in two processes sums the same numbers in another order: equal up to rounding.
-    sharded = train_glove(corpus, tmp_path / "c.txt", dim=5, min_count=1, epochs=2, seed=9,
+    sharded = train_glove_with(corpus, tmp_path / "c.txt", dim=5, min_count=1, epochs=2, seed=9,
                           workers=2)
     np.testing.assert_allclose(load_vectors(sharded).vectors, load_vectors(first).vectors,
                                atol=1e-5)
@@ -192,6 +207,6 @@ def test_bad_corpora_are_refused_with_their_line(tmp_path):
         build_vocab(corpus, min_count=1)
     assert info.value.where == "line 2"
     with pytest.raises(InputFormatError, match="min_count=5"):
-        train_glove(write(tmp_path / "small.txt", "a b\n"), tmp_path / "g.txt", seed=0)
+        train_glove_with(write(tmp_path / "small.txt", "a b\n"), tmp_path / "g.txt", seed=0)
     with pytest.raises(InputFormatError, match="no two vocabulary words"):
-        train_glove(write(tmp_path / "one.txt", "a\n" * 5), tmp_path / "g.txt", seed=0)
+        train_glove_with(write(tmp_path / "one.txt", "a\n" * 5), tmp_path / "g.txt", seed=0)

@@ -54,11 +54,16 @@ def corpus(tmp_path_factory) -> tuple[Path, tuple[list, list]]:
     return path, two_topic_corpus(path)
 
 
+# A five-word window and a count of five: the reference tools' (and the schema's) values.
+CONTEXT = {"window": 5, "min_count": 5}
+
+
 @pytest.mark.parametrize("train", [train_word2vec, train_fasttext])
 def test_training_gives_finite_vectors_and_topic_neighbours(tmp_path, corpus, train):
     path, topics = corpus
     # Every word here is frequent: fastText's default downsampling (1e-4) would drop 95% of it.
-    out = train(path, tmp_path / "vectors.txt", dim=20, epochs=5, sample=1e-3, seed=1, workers=2)
+    out = train(path, tmp_path / "vectors.txt", dim=20, **CONTEXT, epochs=5, sample=1e-3, seed=1,
+                workers=2)
     assert out == tmp_path / "vectors.txt"
     kv = load_vectors(out)
     assert (len(kv), kv.vector_size) == (24, 20)
@@ -69,7 +74,7 @@ def test_training_gives_finite_vectors_and_topic_neighbours(tmp_path, corpus, tr
 @pytest.mark.parametrize("train", [train_word2vec, train_fasttext])
 def test_vocabulary_file_has_the_corpus_counts_by_descending_count(tmp_path, corpus, train):
     path, _ = corpus
-    out = train(path, tmp_path / "vectors.txt", dim=10, epochs=1, seed=1, workers=1)
+    out = train(path, tmp_path / "vectors.txt", dim=10, **CONTEXT, epochs=1, seed=1, workers=1)
     rows = [line.split("\t") for line in vocab_path(out).read_text("utf-8").splitlines()]
     counts = Counter(path.read_text("utf-8").split())
     assert {w: int(c) for w, c in rows} == dict(counts)
@@ -81,16 +86,17 @@ def test_vocabulary_file_has_the_corpus_counts_by_descending_count(tmp_path, cor
 @pytest.mark.parametrize("train", [train_word2vec, train_fasttext])
 def test_one_worker_is_byte_deterministic(tmp_path, corpus, train):
     path, _ = corpus
-    first = train(path, tmp_path / "a.txt", dim=10, epochs=1, seed=3, workers=1)
-    second = train(path, tmp_path / "b.txt", dim=10, epochs=1, seed=3, workers=1)
-    other = train(path, tmp_path / "c.txt", dim=10, epochs=1, seed=4, workers=1)
+    first = train(path, tmp_path / "a.txt", dim=10, **CONTEXT, epochs=1, seed=3, workers=1)
+    second = train(path, tmp_path / "b.txt", dim=10, **CONTEXT, epochs=1, seed=3, workers=1)
+    other = train(path, tmp_path / "c.txt", dim=10, **CONTEXT, epochs=1, seed=4, workers=1)
     assert first.read_bytes() == second.read_bytes() != other.read_bytes()
 
 
 def test_min_count_is_applied(tmp_path):
     path = tmp_path / "corpus.txt"
     path.write_text("a b c a b a\n" * 2, encoding="utf-8")
-    out = train_word2vec(path, tmp_path / "v.txt", dim=5, min_count=4, epochs=1, seed=0)
+    out = train_word2vec(path, tmp_path / "v.txt", dim=5, window=5, min_count=4, epochs=1,
+                         seed=0, workers=1)
     assert load_vectors(out).index_to_key == ["a", "b"]
 
 
@@ -98,7 +104,8 @@ def test_a_corpus_without_frequent_tokens_is_refused(tmp_path):
     path = tmp_path / "corpus.txt"
     path.write_text("a b c\n", encoding="utf-8")
     with pytest.raises(InputFormatError, match="min_count=5"):
-        train_fasttext(path, tmp_path / "v.txt", dim=5, seed=0)
+        train_fasttext(path, tmp_path / "v.txt", dim=5, **CONTEXT, epochs=1,
+                       seed=0, workers=1)
     assert not (tmp_path / "v.txt").exists()
 
 
@@ -106,7 +113,8 @@ def test_an_empty_corpus_is_refused(tmp_path):
     path = tmp_path / "corpus.txt"
     path.write_text("", encoding="utf-8")
     with pytest.raises(InputFormatError, match="empty corpus"):
-        train_word2vec(path, tmp_path / "v.txt", seed=0)
+        train_word2vec(path, tmp_path / "v.txt", dim=5, window=5, min_count=1, epochs=1,
+                       seed=0, workers=1)
 
 
 def test_check_finite_names_the_first_bad_word():

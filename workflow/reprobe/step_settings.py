@@ -70,10 +70,21 @@ def read_settings(text: str, cls: type[Settings], path: str) -> Settings:
     return cls(**data)
 
 
+def filled_default(node: Mapping[str, Any]) -> Any:
+    """A schema node's default, with the defaults of an object's own keys filled in (as the
+    config loader fills them)."""
+    default = node.get("default")
+    if not isinstance(default, dict) or "properties" not in node:
+        return default
+    keys = {key: filled_default(child) for key, child in node["properties"].items()
+            if "default" in child}
+    return {**keys, **default}
+
+
 def settings_from_schema(cls: type[Settings], path: str, **changes: Any) -> Settings:
     """A settings object with the schema's defaults, but for `changes` (for use by hand)."""
     section = schema_section(path)["properties"]
-    values = {name: section[name]["default"] for name in setting_names(cls)}
+    values = {name: filled_default(section[name]) for name in setting_names(cls)}
     return cls(**{**values, **changes})
 
 

@@ -43,13 +43,11 @@ from reprobe.errors import InputFormatError
 
 log = logging.getLogger(__name__)
 
-X_MAX = 100.0
-ALPHA = 0.75
 GRADIENT_CLIP = 100.0  # the reference's grad_clip_value
 CHUNK_TOKENS = 2_000_000  # tokens counted per sparse chunk: bounds the transient memory
 
 
-def build_vocab(corpus: Path, min_count: int = 5) -> tuple[list[str], np.ndarray]:
+def build_vocab(corpus: Path, min_count: int) -> tuple[list[str], np.ndarray]:
     """Words occurring at least `min_count` times, by descending count then alphabetically."""
     check_corpus(corpus)
     counter: Counter[str] = Counter()
@@ -114,7 +112,7 @@ class _Merger:
         return result
 
 
-def count_cooccurrences(corpus: Path, vocab: Mapping[str, int] | Sequence[str], window: int = 5,
+def count_cooccurrences(corpus: Path, vocab: Mapping[str, int] | Sequence[str], window: int,
                         *, shard: tuple[int, int] = (0, 1),
                         chunk_tokens: int = CHUNK_TOKENS) -> sp.coo_matrix:
     """Count weighted co-occurrences (1/distance, symmetric, within lines) as a sparse matrix.
@@ -149,8 +147,8 @@ def count_cooccurrences(corpus: Path, vocab: Mapping[str, int] | Sequence[str], 
     return merger.total().tocoo()
 
 
-def count_cooccurrences_parallel(corpus: Path, vocab: Sequence[str], window: int = 5,
-                                 workers: int = 2) -> sp.coo_matrix:
+def count_cooccurrences_parallel(corpus: Path, vocab: Sequence[str], window: int,
+                                 workers: int) -> sp.coo_matrix:
     """Count with `workers` processes, one line-interleaved shard each, and sum the shards."""
     # The same for a given `workers`; another count sums the floats in another order.
     if workers <= 1:
@@ -163,7 +161,7 @@ def count_cooccurrences_parallel(corpus: Path, vocab: Sequence[str], window: int
     return total.tocoo()
 
 
-def weighting(x: np.ndarray, x_max: float = X_MAX, alpha: float = ALPHA) -> np.ndarray:
+def weighting(x: np.ndarray, x_max: float, alpha: float) -> np.ndarray:
     """GloVe's weight f(x): (x / x_max)^alpha below x_max, else 1."""
     x = np.asarray(x, dtype=np.float64)
     return np.where(x < x_max, (x / x_max) ** alpha, 1.0)
@@ -199,8 +197,8 @@ class GloveParameters:
         return self.words + self.contexts
 
 
-def glove_loss(params: GloveParameters, cooc: sp.coo_matrix, x_max: float = X_MAX,
-               alpha: float = ALPHA, batch_size: int = 1 << 18) -> float:
+def glove_loss(params: GloveParameters, cooc: sp.coo_matrix, x_max: float, alpha: float,
+               batch_size: int = 1 << 18) -> float:
     """The objective J over all nonzero entries (computed in batches to bound memory)."""
     total = 0.0
     for start in range(0, cooc.nnz, batch_size):
@@ -260,9 +258,9 @@ def adagrad_epoch(params: GloveParameters, cooc: sp.coo_matrix, log_x: np.ndarra
     return total
 
 
-def fit_glove(cooc: sp.coo_matrix, *, dim: int = 100, x_max: float = X_MAX,
-              alpha: float = ALPHA, epochs: int = 25, learning_rate: float = 0.05,
-              seed: int = 0, batch_size: int = 4096) -> tuple[GloveParameters, list[float]]:
+def fit_glove(cooc: sp.coo_matrix, *, dim: int, x_max: float, alpha: float, epochs: int,
+              learning_rate: float, seed: int,
+              batch_size: int = 4096) -> tuple[GloveParameters, list[float]]:
     """Fit GloVe to a co-occurrence matrix; returns the parameters and J per epoch."""
     if cooc.nnz == 0:
         raise ValueError("the co-occurrence matrix is empty: no pairs within the window")
@@ -280,11 +278,11 @@ def fit_glove(cooc: sp.coo_matrix, *, dim: int = 100, x_max: float = X_MAX,
     return params, losses
 
 
-def train_glove(corpus: Path, out: Path, *, dim: int = 100, window: int = 5,
-                min_count: int = 5, x_max: float = X_MAX, alpha: float = ALPHA,
-                epochs: int = 25, learning_rate: float = 0.05, seed: int = 0,
-                batch_size: int = 4096, workers: int = 1) -> Path:
-    """Count, fit and write GloVe vectors: word2vec text format plus `.vocab.tsv`."""
+def train_glove(corpus: Path, out: Path, *, dim: int, window: int, min_count: int,
+                x_max: float, alpha: float, epochs: int, learning_rate: float, seed: int,
+                workers: int, batch_size: int = 4096) -> Path:
+    """Count, fit and write GloVe vectors: word2vec text format plus `.vocab.tsv` (the
+    hyperparameters are `numeracy.retrain`'s; the schema holds their defaults)."""
     corpus, out = Path(corpus), Path(out)
     words, counts = build_vocab(corpus, min_count)
     # Counting can use several processes; the fit is one process (NumPy, vectorised batches).

@@ -83,27 +83,27 @@ def _no_vocabulary(corpus: Path, min_count: int) -> InputFormatError:
                                             "times: nothing to train")
 
 
-def train_word2vec(corpus: Path, out: Path, *, dim: int = 100, window: int = 5,
-                   min_count: int = 5, epochs: int = 5, sg: int = 1, negative: int = 5,
-                   sample: float = 1e-3, learning_rate: float = 0.025, seed: int = 0,
-                   workers: int = 1) -> Path:
+def train_word2vec(corpus: Path, out: Path, *, dim: int, window: int, min_count: int,
+                   epochs: int, seed: int, workers: int, sg: int = 1, negative: int = 5,
+                   sample: float = 1e-3, learning_rate: float = 0.025) -> Path:
     """Train word2vec (skip-gram with negative sampling by default) and write `out`."""
     check_corpus(corpus)
-    # The defaults are the reference C tool's for skip-gram (alpha 0.025, sample 1e-3, 5 negatives).
+    # The size, window, count and epochs are the config's (`numeracy.retrain`); the rest default
+    # to the reference C tool's for skip-gram (alpha 0.025, sample 1e-3, 5 negatives).
     model = Word2Vec(vector_size=dim, window=window, min_count=min_count, sg=sg,
                      negative=negative, sample=sample, alpha=learning_rate, seed=seed,
                      workers=workers)
     return _train(model, Path(corpus), Path(out), epochs, min_count)
 
 
-def train_fasttext(corpus: Path, out: Path, *, dim: int = 100, window: int = 5,
-                   min_count: int = 5, epochs: int = 5, sg: int = 1, negative: int = 5,
+def train_fasttext(corpus: Path, out: Path, *, dim: int, window: int, min_count: int,
+                   epochs: int, seed: int, workers: int, sg: int = 1, negative: int = 5,
                    sample: float = 1e-4, learning_rate: float = 0.05, min_n: int = 3,
-                   max_n: int = 6, bucket: int = 2_000_000, seed: int = 0,
-                   workers: int = 1) -> Path:
+                   max_n: int = 6, bucket: int = 2_000_000) -> Path:
     """Train fastText (skip-gram over words and character n-grams) and write `out`."""
     check_corpus(corpus)
-    # The defaults are the fastText tool's for `skipgram` (lr 0.05, t 1e-4, n-grams 3..6).
+    # The size, window, count and epochs are the config's (`numeracy.retrain`); the rest default
+    # to the fastText tool's for `skipgram` (lr 0.05, t 1e-4, n-grams 3..6).
     model = FastText(vector_size=dim, window=window, min_count=min_count, sg=sg,
                      negative=negative, sample=sample, alpha=learning_rate, min_n=min_n,
                      max_n=max_n, bucket=bucket, seed=seed, workers=workers)
