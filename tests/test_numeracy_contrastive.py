@@ -13,6 +13,8 @@ from reprobe.numeracy.contrastive import (
     read_tests,
     write_tests,
 )
+from reprobe.numeracy.settings import ContrastiveRules
+from reprobe.step_settings import settings_from_schema
 
 
 def numbers(*values: float) -> dict[str, float]:
@@ -25,12 +27,17 @@ def triples(frame) -> set[tuple[str, str, str]]:
     return set(frame[["x", "x_plus", "x_minus"]].itertuples(index=False, name=None))
 
 
+def rules(**changes: object) -> dict[str, object]:
+    """The test builders' rules: the schema's (numeracy.tie_break, …), but for `changes`."""
+    return {**settings_from_schema(ContrastiveRules, "numeracy").keywords(), **changes}
+
+
 # §2's own example set: 3 has 2 and 4 equally close.
 PAPER_SET = numbers(1, 2, 3, 4, 5, 1000000)
 
 
 def test_magnitude_tests_pick_closest_second_closest_and_furthest():
-    tests = build_magnitude_tests(numbers(1, 3, 4, 10, 1000))
+    tests = build_magnitude_tests(numbers(1, 3, 4, 10, 1000), **rules())
     assert triples(tests["SC"]) == {
         ("1", "3", "4"), ("3", "4", "1"), ("4", "3", "1"), ("10", "4", "3"), ("1000", "10", "4")}
     assert triples(tests["BC"]) == {
@@ -41,14 +48,14 @@ def test_magnitude_tests_pick_closest_second_closest_and_furthest():
 
 
 def test_the_papers_examples_with_ties_going_to_the_larger_value():
-    tests = build_magnitude_tests(PAPER_SET, tie_break="larger")
+    tests = build_magnitude_tests(PAPER_SET, **rules(tie_break="larger"))
     assert ("3", "4", "5") in triples(tests["SC"])
     assert ("3", "4", "1000000") in triples(tests["BC"])
     assert ("3", "4", "") in triples(tests["OVA"])
 
 
 def test_the_papers_examples_with_ties_going_to_the_smaller_value():
-    tests = build_magnitude_tests(PAPER_SET)  # "smaller" is the default
+    tests = build_magnitude_tests(PAPER_SET, **rules())  # "smaller" is the default
     assert ("3", "2", "1") in triples(tests["SC"])
     assert ("3", "2", "1000000") in triples(tests["BC"])
     assert ("3", "2", "") in triples(tests["OVA"])
@@ -57,7 +64,7 @@ def test_the_papers_examples_with_ties_going_to_the_smaller_value():
 @pytest.mark.parametrize("tie_break", ["smaller", "larger"])
 def test_no_x_minus_is_as_close_as_x_plus(tie_break):
     # Footnote 4: "examples like (3,2,4) are removed" -- the triple, not the tests of 3.
-    tests = build_magnitude_tests(PAPER_SET, tie_break=tie_break)
+    tests = build_magnitude_tests(PAPER_SET, **rules(tie_break=tie_break))
     for kind in ("SC", "BC"):
         assert not {("3", "2", "4"), ("3", "4", "2")} & triples(tests[kind])
         assert "3" in set(tests[kind]["x"])
@@ -67,14 +74,14 @@ def test_no_x_minus_is_as_close_as_x_plus(tie_break):
 
 
 def test_equidistant_numbers_stay_in_ova_when_the_switch_is_off():
-    tests = build_magnitude_tests(PAPER_SET, exclude_equidistant=False)
+    tests = build_magnitude_tests(PAPER_SET, **rules(exclude_equidistant=False))
     assert set(tests["OVA"]["excluded"]) == {""}
     assert len(tests["OVA"]) == len(PAPER_SET)
 
 
 @pytest.mark.parametrize("tie_break", ["smaller", "larger"])
 def test_every_consecutive_integer_keeps_one_test_of_each_kind(tie_break):
-    tests = build_magnitude_tests(numbers(*range(-6, 40)), tie_break=tie_break)
+    tests = build_magnitude_tests(numbers(*range(-6, 40)), **rules(tie_break=tie_break))
     for kind in ("OVA", "SC", "BC"):
         assert tests[kind]["x"].tolist() == [str(i) for i in range(-6, 40)]
     # An inner number's x+ is its neighbour on the tie-break's side.
@@ -84,42 +91,44 @@ def test_every_consecutive_integer_keeps_one_test_of_each_kind(tie_break):
 
 def test_ties_for_second_closest_and_furthest_follow_the_tie_break():
     # x = 0: x+ = 1, then -2 and 2 are equally far; x = 5: 0 and 10 are both furthest.
-    smaller = build_magnitude_tests(numbers(0, 1, -2, 2, 10))
-    larger = build_magnitude_tests(numbers(0, 1, -2, 2, 10), tie_break="larger")
+    smaller = build_magnitude_tests(numbers(0, 1, -2, 2, 10), **rules())
+    larger = build_magnitude_tests(numbers(0, 1, -2, 2, 10), **rules(tie_break="larger"))
     assert ("0", "1", "-2") in triples(smaller["SC"]) and ("0", "1", "2") in triples(larger["SC"])
     middle = numbers(0, 4, 5, 9, 10)
-    assert ("5", "4", "0") in triples(build_magnitude_tests(middle)["BC"])
-    assert ("5", "4", "10") in triples(build_magnitude_tests(middle, tie_break="larger")["BC"])
+    assert ("5", "4", "0") in triples(build_magnitude_tests(middle, **rules())["BC"])
+    middle_larger = build_magnitude_tests(middle, **rules(tie_break="larger"))
+    assert ("5", "4", "10") in triples(middle_larger["BC"])
 
 
 def test_decimals_written_equidistant_are_tied():
     # In binary floating point 0.3 - 0.2 != 0.2 - 0.1; as written they are equal.
-    tests = build_magnitude_tests(numbers(0.1, 0.2, 0.3, 5))
+    tests = build_magnitude_tests(numbers(0.1, 0.2, 0.3, 5), **rules())
     assert ("0.2", "0.1", "", "0.3") in set(tests["OVA"].itertuples(index=False, name=None))
     assert ("0.2", "0.1", "5") in triples(tests["SC"])
 
 
 def test_a_number_with_nothing_strictly_farther_than_x_plus_has_no_sc_or_bc_test():
-    tests = build_magnitude_tests(numbers(2, 3, 4))
+    tests = build_magnitude_tests(numbers(2, 3, 4), **rules())
     assert "3" not in set(tests["SC"]["x"]) | set(tests["BC"]["x"])
     # OVA's only other candidate is as close as x+: left out, nothing remains to compare.
     assert "3" not in set(tests["OVA"]["x"])
-    assert "3" in set(build_magnitude_tests(numbers(2, 3, 4), exclude_equidistant=False)
+    assert "3" in set(build_magnitude_tests(numbers(2, 3, 4), **rules(exclude_equidistant=False))
                       ["OVA"]["x"])
 
 
 def test_an_unknown_tie_break_is_an_error():
     with pytest.raises(ValueError, match="tie_break"):
-        build_magnitude_tests(PAPER_SET, tie_break="random")
+        build_magnitude_tests(PAPER_SET, **rules(tie_break="random"))
 
 
 def test_a_set_of_two_numbers_has_no_tests():
-    tests = build_magnitude_tests(numbers(1, 2))
+    tests = build_magnitude_tests(numbers(1, 2), **rules())
     assert all(tests[kind].empty for kind in ("OVA", "SC", "BC"))
 
 
 def test_tokens_sharing_a_value_are_one_number():
-    tests = build_magnitude_tests({"999": 999.0, "1000": 1000.0, "1,000": 1000.0, "5": 5.0})
+    tests = build_magnitude_tests({"999": 999.0, "1000": 1000.0, "1,000": 1000.0, "5": 5.0},
+                                  **rules())
     assert tests["candidates"]["token"].tolist() == ["5", "999", "1000"]
     assert ("999", "1000", "5") in triples(tests["SC"])
 
@@ -145,7 +154,7 @@ def test_common_numbers_reject_a_token_with_two_values():
 def test_numeration_tests_pair_arabic_with_english_of_equal_value():
     arabic = {"1": 1.0, "2": 2.0, "3": 3.0, "10": 10.0, "7": 7.0}
     english = {"one": 1.0, "two": 2.0, "three": 3.0, "ten": 10.0, "million": 1e6}
-    tests = build_numeration_tests(arabic, english)
+    tests = build_numeration_tests(arabic, english, **rules())
     assert tests["candidates"]["token"].tolist() == ["one", "two", "three", "ten"]
     # x = 2: "one" and "three" are equally far after "two"; the smaller value comes first.
     assert triples(tests["SC"]) == {("1", "one", "two"), ("2", "two", "one"),
@@ -162,7 +171,7 @@ WORDS = {"one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "five": 5.0, "billio
 def test_numeration_follows_the_papers_examples_and_the_tie_break(tie_break, second):
     # §2: SC-NUM (3, three, four), BC-NUM (3, three, billion).
     digits = {"1": 1.0, "2": 2.0, "3": 3.0, "4": 4.0, "5": 5.0, "1000000000": 1e9}
-    tests = build_numeration_tests(digits, WORDS, tie_break=tie_break)
+    tests = build_numeration_tests(digits, WORDS, **rules(tie_break=tie_break))
     assert ("3", "three", second) in triples(tests["SC"])
     assert ("3", "three", "billion") in triples(tests["BC"])
     # One test of each kind per number, and x+ is never tied (distance 0).
@@ -172,7 +181,7 @@ def test_numeration_follows_the_papers_examples_and_the_tie_break(tie_break, sec
 
 
 def test_tests_survive_a_write_and_read(tmp_path):
-    tests = build_magnitude_tests({**numbers(1, 3, 4, 10), "NaN": 12.0})
+    tests = build_magnitude_tests({**numbers(1, 3, 4, 10), "NaN": 12.0}, **rules())
     write_tests(tests, tmp_path)
     back = read_tests(tmp_path)
     assert sorted(path.name for path in tmp_path.iterdir()) == [

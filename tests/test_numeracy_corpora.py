@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import asdict
 from pathlib import Path
 
 import pyarrow as pa
@@ -21,6 +22,8 @@ from reprobe.numeracy.corpora import (
     plan_quotas,
     select_shard,
 )
+from reprobe.numeracy.settings import SelectionSettings
+from reprobe.step_settings import schema_default, settings_from_schema
 
 SCHEMA = pa.schema([("page_id", pa.int64()), ("sentence_index", pa.int32()),
                     ("text", pa.string()), ("tokens", pa.list_(pa.string()))])
@@ -48,12 +51,18 @@ def shards(tmp_path: Path) -> list[Path]:
             write_shard(tmp_path / "shards/0001/sentences.parquet", second)]
 
 
+def selection(**changes: object) -> dict[str, object]:
+    """The selection's settings as keywords: the schema's (numeracy.…), but for `changes`."""
+    return asdict(settings_from_schema(SelectionSettings, "numeracy", **changes))
+
+
 def build(tmp_path: Path, out: str = "out", **options) -> tuple[list[str], list[str], dict]:
     """Build both corpora from the two test shards; return their lines and stats."""
     folder = tmp_path / out
     stats = build_corpora(shards(tmp_path), folder / "num.txt", folder / "all.txt",
                           folder / "stats.json", work_dir=folder / "parts",
-                          **{"seed": 7, **options})
+                          **{"seed": 7, **selection(),
+                             "extra_text": schema_default("numeracy.extra_text"), **options})
     return ((folder / "num.txt").read_text().splitlines(),
             (folder / "all.txt").read_text().splitlines(), stats)
 
@@ -107,7 +116,8 @@ def test_whitespace_inside_a_token_splits_it(tmp_path):
     pq.write_table(pa.table({"tokens": [["about", "3\u00a0000", "people"]]}), path)
     count_shard(path, tmp_path / "counts.json")
     select_shard(path, tmp_path / "num.txt", tmp_path / "all.txt", tmp_path / "stats.json",
-                 counts=[tmp_path / "counts.json"], shard_index=0, seed=1)
+                 counts=[tmp_path / "counts.json"], shard_index=0, seed=1,
+                 **selection())
     assert (tmp_path / "num.txt").read_text() == "about 3 000 people\n"
 
 
@@ -138,7 +148,8 @@ def test_counts_of_another_version_of_the_source_are_refused(tmp_path):
     count_shard(second, tmp_path / "counts.json")
     with pytest.raises(InputFormatError, match="count it again"):
         select_shard(first, tmp_path / "n.txt", tmp_path / "a.txt", tmp_path / "s.json",
-                     counts=[tmp_path / "counts.json"], shard_index=0, seed=1)
+                     counts=[tmp_path / "counts.json"], shard_index=0, seed=1,
+                     **selection())
     assert not (tmp_path / "n.txt").exists()
 
 

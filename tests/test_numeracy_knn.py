@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import numpy as np
 import pytest
 
 from reprobe.errors import ReprobeError
 from reprobe.numeracy.knn import knn_r2, magnitude_target
 from reprobe.numeracy.scoring import random_vectors
+from reprobe.numeracy.settings import KnnSettings
+from reprobe.step_settings import settings_from_schema
 
 NUMBERS = {str(v): float(v) for v in [*range(0, 300), *range(300, 100000, 997)]}
+# k, target and test_size as the schema sets them (numeracy.knn).
+KNN = asdict(settings_from_schema(KnnSettings, "numeracy.knn"))
 
 
 def encoding_vectors(seed: int) -> dict[str, np.ndarray]:
@@ -20,17 +26,17 @@ def encoding_vectors(seed: int) -> dict[str, np.ndarray]:
 
 
 def test_vectors_that_encode_magnitude_score_r2_near_one():
-    assert knn_r2(encoding_vectors(0), NUMBERS, seed=1) > 0.95
+    assert knn_r2(encoding_vectors(0), NUMBERS, seed=1, **KNN) > 0.95
 
 
 def test_random_vectors_score_r2_at_most_about_zero():
-    assert knn_r2(random_vectors(NUMBERS, 50, seed=2), NUMBERS, seed=1) < 0.1
+    assert knn_r2(random_vectors(NUMBERS, 50, seed=2), NUMBERS, seed=1, **KNN) < 0.1
 
 
 def test_the_split_is_seeded():
     vectors = random_vectors(NUMBERS, 10, seed=2)
-    assert knn_r2(vectors, NUMBERS, seed=5) == knn_r2(vectors, NUMBERS, seed=5)
-    assert knn_r2(vectors, NUMBERS, seed=5) != knn_r2(vectors, NUMBERS, seed=6)
+    assert knn_r2(vectors, NUMBERS, seed=5, **KNN) == knn_r2(vectors, NUMBERS, seed=5, **KNN)
+    assert knn_r2(vectors, NUMBERS, seed=5, **KNN) != knn_r2(vectors, NUMBERS, seed=6, **KNN)
 
 
 def test_the_log_target_keeps_zero_and_negative_numbers():
@@ -40,4 +46,4 @@ def test_the_log_target_keeps_zero_and_negative_numbers():
 
 def test_missing_vectors_are_an_error():
     with pytest.raises(ReprobeError, match="'299'"):
-        knn_r2({t: v for t, v in encoding_vectors(0).items() if t != "299"}, NUMBERS, seed=1)
+        knn_r2({t: v for t, v in encoding_vectors(0).items() if t != "299"}, NUMBERS, seed=1, **KNN)

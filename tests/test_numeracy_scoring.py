@@ -10,11 +10,18 @@ from reprobe.errors import ReprobeError
 from reprobe.numeracy import scoring
 from reprobe.numeracy.contrastive import build_magnitude_tests, build_numeration_tests
 from reprobe.numeracy.scoring import random_choice_accuracy, random_vectors, score_tests
+from reprobe.numeracy.settings import ContrastiveRules
+from reprobe.step_settings import settings_from_schema
 
 
 def frame(*rows: tuple[str, str, str]) -> pd.DataFrame:
     """Tests from (x, x+, x-) rows."""
     return pd.DataFrame(rows, columns=["x", "x_plus", "x_minus"])
+
+
+def rules(**changes: object) -> dict[str, object]:
+    """The test builders' rules: the schema's (numeracy.tie_break, …), but for `changes`."""
+    return {**settings_from_schema(ContrastiveRules, "numeracy").keywords(), **changes}
 
 
 def vec(*values: float) -> np.ndarray:
@@ -53,7 +60,7 @@ def test_an_ova_test_ignores_its_excluded_candidate():
 def test_ova_in_blocks_gives_the_same_answer_as_in_one(monkeypatch):
     tokens = [str(i) for i in range(60)]
     vectors = random_vectors(tokens, 8, seed=3)
-    tests = build_magnitude_tests({t: float(t) for t in tokens})
+    tests = build_magnitude_tests({t: float(t) for t in tokens}, **rules())
     whole = score_tests(tests["OVA"], tokens, vectors, "euclidean")
     monkeypatch.setattr(scoring, "_BLOCK_CELLS", 7)
     assert score_tests(tests["OVA"], tokens, vectors, "euclidean") == whole
@@ -72,7 +79,7 @@ def test_numeration_tests_pass_when_numerals_of_equal_value_share_a_vector():
     english = {"one": 1.0, "two": 2.0, "three": 3.0, "ten": 10.0}
     base = random_vectors(arabic, 16, seed=0)
     vectors = {**base, **{word: base[str(int(v))] for word, v in english.items()}}
-    tests = build_numeration_tests(arabic, english)
+    tests = build_numeration_tests(arabic, english, **rules())
     candidates = tests["candidates"]["token"]
     assert score_tests(tests["OVA"], candidates, vectors) == (100.0, 4)
     assert score_tests(tests["SC"], None, vectors) == (100.0, 4)
@@ -107,7 +114,7 @@ def test_random_vectors_are_seeded_and_independent_of_token_order():
 
 
 def test_the_random_embedding_baseline_is_reproducible():
-    tests = build_magnitude_tests({str(i * i): float(i * i) for i in range(100)})
+    tests = build_magnitude_tests({str(i * i): float(i * i) for i in range(100)}, **rules())
     scores = [score_tests(tests["SC"], None, random_vectors(tests["candidates"]["token"], 50, 1))
               for _ in range(2)]
     assert scores[0] == scores[1] and scores[0][1] == 100

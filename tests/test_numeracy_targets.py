@@ -7,7 +7,17 @@ from types import SimpleNamespace
 import pytest
 
 from reprobe.numeracy.retrain_settings import RetrainSettings
-from reprobe.numeracy.targets import NumeracyTargets, contrastive_test_flags, retrained_models
+from reprobe.numeracy.settings import (
+    ContrastiveRules,
+    KnnSettings,
+    PmiSettings,
+    SelectionSettings,
+)
+from reprobe.numeracy.targets import (
+    NumeracyTargets,
+    contrastive_rules_arguments,
+    retrained_models,
+)
 from reprobe.step_settings import read_settings
 
 
@@ -21,6 +31,8 @@ def config(**numeracy: object) -> dict:
                           "zip": {"source": "glove6b", "format": "glove", "member": "g.txt"}},
         "extra_text": None, "max_sentences": None, "lowercase": False, "random_dim": 300,
         "tie_break": "smaller", "ova_exclude_equidistant": True,
+        "knn": {"k": 5, "target": "log", "test_size": 0.2},
+        "pmi": {"sentences": 1000, "lambdas": [500, 1000], "smoothing": 100, "top": 5},
     }
     return {"numeracy": {**base, **numeracy}}
 
@@ -47,9 +59,15 @@ def test_corpus_parts_add_the_extra_text_last():
     extra = NumeracyTargets(config(extra_text="gw.txt"), {"0": "s0"}, str)
     assert extra.corpus_parts == {"0": "s0", "extra": "gw.txt"}
     assert extra.part_index(w(part="extra")) == 1
-    assert NumeracyTargets(config(max_sentences=10, lowercase=True), {}, str).select_options() \
-        == ["--max-sentences", "10", "--lowercase"]
-    assert NumeracyTargets(config(), {}, str).select_options() == []
+
+def test_selection_settings_carry_the_cap_and_lowercasing():
+    option, text = NumeracyTargets(config(max_sentences=10, lowercase=True), {}, str
+                                   ).select_options()
+    assert option == "--settings"
+    assert read_settings(text, SelectionSettings, "numeracy") == SelectionSettings(
+        max_sentences=10, lowercase=True)
+    uncapped = NumeracyTargets(config(), {}, str).select_options()[1]
+    assert read_settings(uncapped, SelectionSettings, "numeracy").max_sentences is None
 
 
 def test_models_read_their_corpus_and_epochs(targets):
@@ -90,9 +108,21 @@ def test_each_table_reads_only_its_scores(targets):
     assert len(targets.table_scores(w(n="1"))) == len(targets.models) == 6
 
 
-def test_test_rule_flags_state_the_tie_break_and_ova_rule():
-    assert contrastive_test_flags(config()["numeracy"]) == [
-        "--tie-break", "smaller", "--ova-exclude-equidistant"]
+def test_test_rules_state_the_tie_break_and_ova_rule(targets):
+    option, text = contrastive_rules_arguments(config(ova_exclude_equidistant=False)["numeracy"])
+    assert option == "--settings"
+    assert read_settings(text, ContrastiveRules, "numeracy").keywords() == {
+        "tie_break": "smaller", "exclude_equidistant": False}
+    assert targets.test_rules == contrastive_rules_arguments(config()["numeracy"])
+
+
+def test_knn_and_pmi_settings_come_from_their_sections(targets):
+    knn = read_settings(targets.knn_arguments()[1], KnnSettings, "numeracy.knn")
+    assert knn == KnnSettings(k=5, target="log", test_size=0.2)
+    option, text = targets.pmi_arguments()
+    assert option == "--settings"
+    pmi = read_settings(text, PmiSettings, "numeracy.pmi")
+    assert (pmi.sentences, pmi.lambdas, pmi.smoothing, pmi.top) == (1000, [500, 1000], 100, 5)
 
 
 def test_resources_scale_with_the_dump_and_grow_on_retry():

@@ -62,11 +62,11 @@ rule numeracy_select:
         index=NUM.part_index,
         folder=lambda wildcards, output: Path(output.stats).parent,
         seed=config["seed"],
-        options=NUM.select_options(),
+        settings=NUM.select_options(),
     shell:
         "python -m reprobe numeracy select --sentences {input.sentences:q} "
         "--shard-index {params.index:q} --counts {input.counts:q} --seed {params.seed:q} "
-        "{params.options:q} --output-dir {params.folder:q} 2> {log:q}"
+        "{params.settings:q} --output-dir {params.folder:q} 2> {log:q}"
 
 
 rule numeracy_corpus:
@@ -181,7 +181,7 @@ rule numeracy_shared_tests:
     resources:
         **NUM.resources("numeracy_shared_tests"),
     params:
-        rules=NUM.test_flags,
+        rules=NUM.test_rules,
     shell:
         "python -m reprobe numeracy tests --kind {wildcards.kind:q} --output-dir {output:q} "
         "{params.rules:q} {input:q} 2> {log:q}"
@@ -201,7 +201,7 @@ rule numeracy_model_tests:
         mem_mb=2000,
         runtime=30,
     params:
-        rules=NUM.test_flags,
+        rules=NUM.test_rules,
     shell:
         "python -m reprobe numeracy tests --kind num --output-dir {output:q} {params.rules:q} "
         "{input:q} 2> {log:q}"
@@ -278,15 +278,12 @@ rule numeracy_knn:
         **NUM.resources("numeracy_knn"),
     params:
         models=NUM.models,
-        k=NUMERACY["knn"]["k"],
-        target=NUMERACY["knn"]["target"],
-        test_size=NUMERACY["knn"]["test_size"],
+        settings=NUM.knn_arguments(),
         seed=config["seed"],
     shell:
         "python -m reprobe numeracy knn --models {params.models:q} --vectors {input.vectors:q} "
         "--numerals {input.numerals:q} --set-numerals {input.set_numerals:q} "
-        "--k {params.k:q} --target {params.target:q} "
-        "--test-size {params.test_size:q} --seed {params.seed:q} --output {output:q} 2> {log:q}"
+        "{params.settings:q} --seed {params.seed:q} --output {output:q} 2> {log:q}"
 
 
 rule numeracy_pmi:
@@ -304,14 +301,10 @@ rule numeracy_pmi:
     resources:
         **NUM.resources("numeracy_pmi"),
     params:
-        sample=NUMERACY["pmi"]["sentences"],
-        lambdas=NUMERACY["pmi"]["lambdas"],
-        smoothing=NUMERACY["pmi"]["smoothing"],
-        top=NUMERACY["pmi"]["top"],
+        settings=NUM.pmi_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy pmi --sentences {input:q} --sample {params.sample:q} "
-        "--lambdas {params.lambdas:q} --smoothing {params.smoothing:q} --top {params.top:q} "
+        "python -m reprobe numeracy pmi --sentences {input:q} {params.settings:q} "
         "--seed {params.seed:q} --output {output:q} 2> {log:q}"
 
 
@@ -335,7 +328,7 @@ rule numeracy_table:
         mem_mb=1024,
         runtime=10,
     params:
-        rules=NUM.test_flags,
+        rules=NUM.test_rules,
     shell:
         "python -m reprobe numeracy table --table table{wildcards.n:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} "

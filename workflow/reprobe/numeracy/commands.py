@@ -8,11 +8,19 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.errors import ConfigError
 from reprobe.io import atomic_path
 from reprobe.numeracy.retrain_settings import RetrainSettings
-from reprobe.numeracy.targets import FAMILY_NAMES
+from reprobe.numeracy.settings import (
+    ContrastiveRules,
+    KnnSettings,
+    PmiSettings,
+    SelectionSettings,
+)
+from reprobe.numeracy.targets import FAMILY_NAMES, OFF_THE_SHELF_ROLE, RETRAINED_ROLE
 from reprobe.scores import ScoreRow, write_scores
-from reprobe.step_settings import add_settings_option
+from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
+from reprobe.step_settings import add_settings_option, read_settings
 
 log = logging.getLogger("reprobe.numeracy")
 
@@ -28,10 +36,12 @@ def cmd_select(args: argparse.Namespace) -> None:
     """Write one shard's part of the Num and All corpora, given every shard's counts."""
     from reprobe.numeracy.corpora import ShardPart, select_shard
 
+    settings = read_settings(args.settings, SelectionSettings, "numeracy")
     part = ShardPart.in_folder(Path(args.output_dir))
     select_shard(Path(args.sentences), part.num, part.all, part.stats,
                  counts=[Path(c) for c in args.counts], shard_index=args.shard_index,
-                 seed=args.seed, max_sentences=args.max_sentences, lowercase=args.lowercase)
+                 seed=args.seed, max_sentences=settings.max_sentences,
+                 lowercase=settings.lowercase)
 
 
 def cmd_corpus(args: argparse.Namespace) -> None:
@@ -44,8 +54,6 @@ def cmd_corpus(args: argparse.Namespace) -> None:
 
 def cmd_train(args: argparse.Namespace) -> None:
     """Train word vectors of one family on one corpus (word2vec text format + vocabulary)."""
-    from reprobe.step_settings import read_settings
-
     settings = read_settings(args.settings, RetrainSettings, "numeracy.retrain")
     family = settings.family_settings(args.family)
     corpus, output = Path(args.corpus), Path(args.output)
@@ -64,7 +72,9 @@ def cmd_vectors(args: argparse.Namespace) -> None:
     """Convert vectors of any supported format to gensim's native format, memory-mappable."""
     from reprobe.embeddings.load import load_vectors, plain_vectors, save_native
 
-    save_native(plain_vectors(load_vectors(Path(args.input), args.format)), Path(args.output))
+    # Left out, the format is guessed from the file's name.
+    fmt = args.format or "auto"
+    save_native(plain_vectors(load_vectors(Path(args.input), fmt)), Path(args.output))
 
 
 def cmd_numerals(args: argparse.Namespace) -> None:
@@ -90,9 +100,9 @@ def cmd_tests(args: argparse.Namespace) -> None:
     """Build magnitude or numeration tests over the numbers common to the given models."""
     from reprobe.numeracy.probes import build_test_set
 
+    rules = read_settings(args.settings, ContrastiveRules, "numeracy")
     counts = build_test_set([Path(p) for p in args.numerals], args.kind, Path(args.output_dir),
-                            tie_break=args.tie_break,
-                            exclude_equidistant=args.ova_exclude_equidistant)
+                            **rules.keywords())
     print(json.dumps(counts))
 
 
@@ -104,7 +114,7 @@ def cmd_probe(args: argparse.Namespace) -> None:
     vectors = load_native(Path(args.vectors))
     sets = {"mag": Path(args.mag), "num": Path(args.num)}
     table = probe_rows(args.model, args.role, vectors, sets, dim=vectors.vector_size,
-                       seed=args.seed, with_random=args.role == "off_the_shelf")
+                       seed=args.seed, with_random=args.role == OFF_THE_SHELF_ROLE)
     write_scores(table, Path(args.output))
 
 
@@ -121,9 +131,13 @@ def cmd_knn(args: argparse.Namespace) -> None:
     """R² of kNN regression of magnitude over a shared set of numbers (Table 6)."""
     from reprobe.embeddings.load import load_native
     from reprobe.numeracy.contrastive import common_numbers
-    from reprobe.numeracy.knn import knn_r2
+    from reprobe.numeracy.knn import TARGETS, knn_r2
     from reprobe.numeracy.probes import numeral_maps, read_numerals
 
+    settings = read_settings(args.settings, KnnSettings, "numeracy.knn")
+    # Checked first: a model's ValueError below is logged and scored NaN, not raised.
+    if settings.target not in TARGETS:
+        raise ConfigError(f"numeracy.knn.target: {settings.target!r} is not one of {TARGETS}")
     arabic = [numeral_maps(read_numerals(Path(p)))[0] for p in args.set_numerals]
     numbers = common_numbers(arabic)
     rows: list[ScoreRow] = []
@@ -134,8 +148,9 @@ def cmd_knn(args: argparse.Namespace) -> None:
         own = numeral_maps(read_numerals(Path(numerals_path)))[0]
         subset = {token: value for token, value in numbers.items() if token in own}
         try:
-            r2 = round(knn_r2(load_native(Path(vectors_path)), subset, k=args.k,
-                              target=args.target, seed=args.seed, test_size=args.test_size), 4)
+            r2 = round(knn_r2(load_native(Path(vectors_path)), subset, k=settings.k,
+                              target=settings.target, seed=args.seed,
+                              test_size=float(settings.test_size)), 4)
         except ValueError as exc:
             log.warning("%s: no kNN score: %s", model, exc)
             r2 = float("nan")
@@ -147,29 +162,25 @@ def cmd_pmi(args: argparse.Namespace) -> None:
     """Top nouns by PMI after primitive vs large numbers, in sentences with numbers (Table 5)."""
     from reprobe.numeracy.pmi import pmi_table
 
-    pmi_table([Path(p) for p in args.sentences], Path(args.output), sample_size=args.sample,
-              seed=args.seed, lambdas=args.lambdas, smoothing=args.smoothing, top=args.top)
+    settings = read_settings(args.settings, PmiSettings, "numeracy.pmi")
+    # Floats, as the thresholds have always been: the table writes each λ as 500.0.
+    lambdas = [float(value) for value in settings.lambdas]
+    pmi_table([Path(p) for p in args.sentences], Path(args.output),
+              sample_size=settings.sentences, seed=args.seed, lambdas=lambdas,
+              smoothing=float(settings.smoothing), top=settings.top)
 
 
 def cmd_table(args: argparse.Namespace) -> None:
     """Write one of the paper's tables beside the published numbers."""
     from reprobe.numeracy.tables import write_numeracy_table
 
+    rules = read_settings(args.settings, ContrastiveRules, "numeracy")
     write_numeracy_table(args.table, [Path(p) for p in args.scores], Path(args.reference),
-                         Path(args.csv), Path(args.md), tie_break=args.tie_break,
-                         exclude_equidistant=args.ova_exclude_equidistant)
+                         Path(args.csv), Path(args.md), **rules.keywords())
 
 
-def _add_test_rules(parser: argparse.ArgumentParser) -> None:
-    """The options that fix which tests exist (the tables' notes repeat them); required, so
-    that the schema's default is the only one."""
-    from reprobe.numeracy.contrastive import TIE_BREAKS
-
-    parser.add_argument("--tie-break", choices=TIE_BREAKS, required=True,
-                        help="which of two equally far numbers comes first (x+, SC's and BC's x-)")
-    parser.add_argument("--ova-exclude-equidistant", action=argparse.BooleanOptionalAction,
-                        required=True,
-                        help="leave the number as close to x as x+ out of OVA's x- (footnote 4)")
+# A model's role picks its test sets and tables (probe, random).
+ROLES = one_of([OFF_THE_SHELF_ROLE, RETRAINED_ROLE])
 
 
 def register(commands: argparse._SubParsersAction,
@@ -179,93 +190,73 @@ def register(commands: argparse._SubParsersAction,
     sub = group.add_subparsers(dest="numeracy_command", required=True, metavar="STEP")
 
     count = add("count", cmd_count, sub)
-    count.add_argument("--sentences", required=True, help="a sentences.parquet shard or text")
-    count.add_argument("--output", required=True, help="counts JSON")
+    add_paths(count, sentences="a sentences.parquet shard or text", output="counts JSON")
 
     select = add("select", cmd_select, sub)
-    select.add_argument("--sentences", required=True, help="the shard to select from")
+    add_paths(select, sentences="the shard to select from",
+              counts=several("every shard's counts, in order"),
+              output_dir="folder for num.txt, all.txt, stats")
     select.add_argument("--shard-index", type=int, required=True, help="its place among shards")
-    select.add_argument("--counts", nargs="+", required=True, help="every shard's counts, in order")
     select.add_argument("--seed", type=int, required=True, help="sampling seed")
-    select.add_argument("--max-sentences", type=int, default=None, help="cap on Num and All")
-    select.add_argument("--lowercase", action="store_true", help="lowercase the corpora")
-    select.add_argument("--output-dir", required=True, help="folder for num.txt, all.txt, stats")
+    add_settings_option(select, SelectionSettings, "numeracy")
 
     corpus = add("corpus", cmd_corpus, sub)
-    corpus.add_argument("--num", required=True, help="the Num corpus to write")
-    corpus.add_argument("--all", required=True, help="the All corpus to write")
-    corpus.add_argument("--stats", required=True, help="their sizes, JSON")
-    corpus.add_argument("part_dirs", nargs="+", help="the shards' part folders, in order")
+    add_paths(corpus, num="the Num corpus to write", all="the All corpus to write",
+              stats="their sizes, JSON", part_dirs=listed("the shards' part folders, in order"))
 
     train = add("train", cmd_train, sub)
-    train.add_argument("--family", choices=sorted(FAMILY_NAMES), required=True)
-    train.add_argument("--corpus", required=True, help="one sentence a line, tokens spaced")
-    train.add_argument("--output", required=True, help="vectors, word2vec text format")
+    add_names(train, family=one_of(sorted(FAMILY_NAMES)))
+    add_paths(train, corpus="one sentence a line, tokens spaced",
+              output="vectors, word2vec text format")
     add_settings_option(train, RetrainSettings, "numeracy.retrain")
     train.add_argument("--seed", type=int, required=True, help="the config's seed")
     train.add_argument("--threads", type=int, required=True, help="training threads (the job's)")
 
     vectors = add("vectors", cmd_vectors, sub)
-    vectors.add_argument("--input", required=True, help="vectors file")
-    vectors.add_argument("--format", default="auto", help="glove_txt, word2vec_txt, …, auto")
-    vectors.add_argument("--output", required=True, help="gensim .kv to write")
+    add_paths(vectors, input="vectors file", output="gensim .kv to write")
+    add_names(vectors, format=optional("glove_txt, word2vec_txt, …; left out: from the name"))
 
     numerals = add("numerals", cmd_numerals, sub)
-    numerals.add_argument("--vectors", required=True, help="gensim .kv")
-    numerals.add_argument("--model", required=True, help="model name in the tables")
-    numerals.add_argument("--output", required=True, help="numerals TSV")
-    numerals.add_argument("--scores", required=True, help="Table 1 score rows, CSV")
+    add_paths(numerals, vectors="gensim .kv", output="numerals TSV",
+              scores="Table 1 score rows, CSV")
+    add_names(numerals, model="model name in the tables")
 
     tests = add("tests", cmd_tests, sub)
-    tests.add_argument("--kind", choices=["mag", "num"], required=True)
-    tests.add_argument("--output-dir", required=True, help="folder for the test TSVs")
-    tests.add_argument("numerals", nargs="+", help="numerals TSVs of the models sharing the set")
-    _add_test_rules(tests)
+    add_names(tests, kind=one_of(["mag", "num"]))
+    add_paths(tests, output_dir="folder for the test TSVs",
+              numerals=listed("numerals TSVs of the models sharing the set"))
+    add_settings_option(tests, ContrastiveRules, "numeracy")
 
     probe = add("probe", cmd_probe, sub)
-    probe.add_argument("--vectors", required=True, help="gensim .kv")
-    probe.add_argument("--model", required=True)
-    probe.add_argument("--role", choices=["off_the_shelf", "retrained"], required=True)
-    probe.add_argument("--mag", required=True, help="magnitude test folder")
-    probe.add_argument("--num", required=True, help="numeration test folder")
+    add_names(probe, model="model name in the tables", role=ROLES)
+    add_paths(probe, vectors="gensim .kv", mag="magnitude test folder",
+              num="numeration test folder", output="score rows, CSV")
     probe.add_argument("--seed", type=int, required=True)
-    probe.add_argument("--output", required=True, help="score rows, CSV")
 
     random = add("random", cmd_random, sub)
-    random.add_argument("--model", required=True, help="row name: Random or random")
-    random.add_argument("--role", choices=["off_the_shelf", "retrained"], required=True)
-    random.add_argument("--mag", required=True)
-    random.add_argument("--num", default=None)
+    add_names(random, model="row name: Random or random", role=ROLES)
+    add_paths(random, mag="magnitude test folder", num=optional("numeration test folder"),
+              output="score rows, CSV")
     random.add_argument("--dim", type=int, required=True)
     random.add_argument("--seed", type=int, required=True)
-    random.add_argument("--output", required=True)
 
     knn = add("knn", cmd_knn, sub)
-    knn.add_argument("--models", nargs="+", required=True)
-    knn.add_argument("--vectors", nargs="+", required=True, help="one .kv per model, in order")
-    knn.add_argument("--numerals", nargs="+", required=True, help="each model's numerals TSV")
-    knn.add_argument("--set-numerals", nargs="+", required=True,
-                     help="numerals TSVs of the models whose common numbers form the set")
-    knn.add_argument("--k", type=int, required=True)
-    knn.add_argument("--target", choices=["log", "raw"], required=True)
-    knn.add_argument("--test-size", type=float, required=True)
+    add_names(knn, models=several("model names in the tables"))
+    add_paths(knn, vectors=several("one .kv per model, in order"),
+              numerals=several("each model's numerals TSV"),
+              set_numerals=several("numerals TSVs of the models whose common numbers form the "
+                                   "set"),
+              output="score rows, CSV")
+    add_settings_option(knn, KnnSettings, "numeracy.knn")
     knn.add_argument("--seed", type=int, required=True)
-    knn.add_argument("--output", required=True)
 
     pmi = add("pmi", cmd_pmi, sub)
-    pmi.add_argument("--sentences", nargs="+", required=True, help="corpora or shards")
-    pmi.add_argument("--sample", type=int, required=True)
-    pmi.add_argument("--lambdas", type=float, nargs="+", required=True)
-    pmi.add_argument("--smoothing", type=float, required=True)
-    pmi.add_argument("--top", type=int, required=True)
+    add_paths(pmi, sentences=several("corpora or shards"), output="top nouns, CSV")
+    add_settings_option(pmi, PmiSettings, "numeracy.pmi")
     pmi.add_argument("--seed", type=int, required=True)
-    pmi.add_argument("--output", required=True)
 
     table = add("table", cmd_table, sub)
-    table.add_argument("--table", required=True, help="table1 … table9")
-    table.add_argument("--reference", required=True, help="the paper's numbers, CSV")
-    table.add_argument("--csv", required=True)
-    table.add_argument("--md", required=True)
-    table.add_argument("scores", nargs="*", help="score CSVs")
-    _add_test_rules(table)
-
+    add_names(table, table="table1 … table9")
+    add_paths(table, reference="the paper's numbers, CSV", csv="the table, CSV",
+              md="the table, Markdown", scores=listed("score CSVs", at_least=0))
+    add_settings_option(table, ContrastiveRules, "numeracy")

@@ -185,8 +185,7 @@ def _columns(kind: str) -> list[str]:
 
 
 def build_magnitude_tests(
-    numbers: dict[str, float], *, tie_break: TieBreak = "smaller",
-    exclude_equidistant: bool = True,
+    numbers: dict[str, float], *, tie_break: TieBreak, exclude_equidistant: bool,
 ) -> dict[str, pd.DataFrame]:
     """OVA/SC/BC magnitude tests over a number set, plus the `candidates` frame (token, value)."""
     canonical = canonical_numbers(numbers)
@@ -195,8 +194,8 @@ def build_magnitude_tests(
 
 
 def build_numeration_tests(
-    arabic: dict[str, float], english: dict[str, float], *, tie_break: TieBreak = "smaller",
-    exclude_equidistant: bool = True,
+    arabic: dict[str, float], english: dict[str, float], *, tie_break: TieBreak,
+    exclude_equidistant: bool,
 ) -> dict[str, pd.DataFrame]:
     """OVA/SC/BC numeration tests (x Arabic, x+ English of equal value), plus `candidates`."""
     digits = canonical_numbers(arabic)

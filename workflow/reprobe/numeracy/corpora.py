@@ -187,8 +187,8 @@ def select_shard(
     counts: Sequence[Path],
     shard_index: int,
     seed: int,
-    max_sentences: int | None = None,
-    lowercase: bool = False,
+    max_sentences: int | None,
+    lowercase: bool,
 ) -> dict:
     """Write one source's Num lines and All sample, given every source's counts (in order)."""
     all_counts = [read_counts(path) for path in counts]
@@ -268,9 +268,9 @@ def build_corpora(
     *,
     work_dir: Path,
     seed: int,
-    max_sentences: int | None = None,
-    lowercase: bool = False,
-    extra_text: Path | None = None,
+    max_sentences: int | None,
+    lowercase: bool,
+    extra_text: Path | None,
 ) -> dict:
     """Count, select and concatenate in one process; `extra_text` is one more, last, source."""
     sources = [*map(Path, shards), *([Path(extra_text)] if extra_text is not None else [])]

@@ -1,10 +1,11 @@
 """Recover magnitude from the embedding space by kNN regression (Naik et al. 2019, Table 6).
 
-The numbers (one token per value, as in the contrastive tests) are split 80/20 with a seed; a
-k-nearest-neighbour regressor fitted on the training vectors predicts the test numbers'
-magnitude, scored by R². The paper gives neither k nor the target's scale: k defaults to
-scikit-learn's 5, and `target="log"` regresses sign(v)·log10(1 + |v|), a log10 scale that keeps
-0 and negative numbers (plain log10 would have to drop them); `target="raw"` regresses v.
+The numbers (one token per value, as in the contrastive tests) are split into training and test
+numbers with a seed; a k-nearest-neighbour regressor fitted on the training vectors predicts the
+test numbers' magnitude, scored by R². The paper gives neither k nor the target's scale (the
+config's `numeracy.knn` sets them and the split): `target="log"` regresses sign(v)·log10(1 + |v|),
+a log10 scale that keeps 0 and negative numbers (plain log10 would have to drop them);
+`target="raw"` regresses v.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from reprobe.numeracy.contrastive import canonical_numbers
 from reprobe.numeracy.scoring import Vectors, vector_matrix
 
 Target = Literal["log", "raw"]
+TARGETS: tuple[Target, ...] = ("log", "raw")
 
 
 def magnitude_target(values: np.ndarray, target: Target) -> np.ndarray:
@@ -35,10 +37,10 @@ def knn_r2(
     vectors: Vectors,
     numbers: dict[str, float],
     *,
-    k: int = 5,
-    target: Target = "log",
+    k: int,
+    target: Target,
     seed: int,
-    test_size: float = 0.2,
+    test_size: float,
     metric: str = "euclidean",
 ) -> float:
     """R² of a kNN regressor predicting held-out numbers' magnitude from their vectors."""

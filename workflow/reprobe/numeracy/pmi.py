@@ -51,9 +51,6 @@ from reprobe.numerals import (
     is_arabic_numeral,
 )
 
-LAMBDAS = (500, 1000, 3000, 10000, 100000)
-SMOOTHING = 100.0
-TOP = 5
 PRIMITIVES = range(1, 11)
 SYMBOL_NOUNS = frozenset({"%"})
 COLUMNS = ["lambda", "class", "rank", "word", "pmi", "count"]
@@ -155,9 +152,9 @@ def _pmi(table: pd.DataFrame, smoothing: float) -> pd.DataFrame:
 
 def top_nouns_by_pmi(
     counts: ContextCounts,
-    lambdas: Sequence[float] = LAMBDAS,
-    smoothing: float = SMOOTHING,
-    top: int = TOP,
+    lambdas: Sequence[float],
+    smoothing: float,
+    top: int,
 ) -> pd.DataFrame:
     """The `top` nouns by PMI for primitives and for numbers above each λ, in long form."""
     frame = counts.frame()
@@ -212,9 +209,9 @@ def pmi_table(
     *,
     sample_size: int,
     seed: int,
-    lambdas: Sequence[float] = LAMBDAS,
-    smoothing: float = SMOOTHING,
-    top: int = TOP,
+    lambdas: Sequence[float],
+    smoothing: float,
+    top: int,
 ) -> pd.DataFrame:
     """Sample sentences with numbers from the sources, rank context nouns, write a CSV."""
     sentences = sample_number_sentences(sources, sample_size, seed)

@@ -66,8 +66,8 @@ def numeral_maps(numerals: pd.DataFrame) -> tuple[dict[str, float], dict[str, fl
 
 
 def build_test_set(
-    numeral_files: list[Path], kind: str, folder: Path, *, tie_break: TieBreak = "smaller",
-    exclude_equidistant: bool = True,
+    numeral_files: list[Path], kind: str, folder: Path, *, tie_break: TieBreak,
+    exclude_equidistant: bool,
 ) -> dict[str, int]:
     """Write the magnitude ("mag") or numeration ("num") tests over numbers common to all
     the given vocabularies; return the number of tests of each kind."""

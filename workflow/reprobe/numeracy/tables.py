@@ -60,7 +60,7 @@ def pmi_comparison(computed: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFr
 
 def write_numeracy_table(
     table: str, scores: list[Path], reference: Path, csv: Path, md: Path, *,
-    tie_break: str = "smaller", exclude_equidistant: bool = True,
+    tie_break: str, exclude_equidistant: bool,
 ) -> None:
     """Build one table from score files and the paper's numbers; write the CSV long and the
     Markdown in the paper's shape (Table 5, a word list, stays long)."""

@@ -11,6 +11,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from reprobe.numeracy.retrain_settings import RetrainSettings
+from reprobe.numeracy.settings import (
+    ContrastiveRules,
+    KnnSettings,
+    PmiSettings,
+    SelectionSettings,
+)
 from reprobe.resources import Scale, job_resources
 from reprobe.step_settings import settings_json
 
@@ -44,12 +50,10 @@ def retrained_models(families: list[str]) -> dict[str, tuple[str, str]]:
     }
 
 
-def contrastive_test_flags(numeracy: Mapping[str, Any]) -> list[str]:
-    """The options that fix which contrastive tests exist (tie-break, OVA's equidistant rule),
+def contrastive_rules_arguments(numeracy: Mapping[str, Any]) -> list[str]:
+    """The settings that fix which contrastive tests exist (tie-break, OVA's equidistant rule),
     as argument tokens."""
-    ova = ("--ova-exclude-equidistant" if numeracy["ova_exclude_equidistant"]
-           else "--no-ova-exclude-equidistant")
-    return ["--tie-break", str(numeracy["tie_break"]), ova]
+    return ["--settings", settings_json(numeracy, ContrastiveRules)]
 
 
 def numerals_of(models: Any) -> list[str]:
@@ -85,7 +89,7 @@ class NumeracyTargets:
             self.corpus_parts["extra"] = numeracy["extra_text"]
         self.raw_target = raw_target
         self.tables = [f"results/tables/numeracy/table{n}.csv" for n in range(1, 10)]
-        self.test_flags = contrastive_test_flags(numeracy)
+        self.test_rules = contrastive_rules_arguments(numeracy)
 
     # -- corpora ----------------------------------------------------------------------------
 
@@ -98,10 +102,8 @@ class NumeracyTargets:
         return list(self.corpus_parts).index(wildcards.part)
 
     def select_options(self) -> list[str]:
-        """The Num/All selection options: the sentence cap and lowercasing, as argument tokens."""
-        cap = self.numeracy["max_sentences"]
-        return [*(["--max-sentences", str(cap)] if cap else []),
-                *(["--lowercase"] if self.numeracy["lowercase"] else [])]
+        """The Num/All selection settings (sentence cap, lowercasing), as argument tokens."""
+        return ["--settings", settings_json(self.numeracy, SelectionSettings)]
 
     # -- models -----------------------------------------------------------------------------
 
@@ -176,6 +178,14 @@ class NumeracyTargets:
         if wildcards.role == RETRAINED_ROLE:
             return self.numeracy["retrain"]["dim"]
         return self.numeracy["random_dim"]
+
+    def knn_arguments(self) -> list[str]:
+        """`reprobe numeracy knn` settings (numeracy.knn), as argument tokens."""
+        return ["--settings", settings_json(self.numeracy["knn"], KnnSettings)]
+
+    def pmi_arguments(self) -> list[str]:
+        """`reprobe numeracy pmi` settings (numeracy.pmi), as argument tokens."""
+        return ["--settings", settings_json(self.numeracy["pmi"], PmiSettings)]
 
     def knn_set_numerals(self) -> list[str]:
         """§5.2: the numbers common to the off-the-shelf models (the retrained ones if none)."""
