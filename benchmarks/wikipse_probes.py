@@ -49,8 +49,10 @@ from joblib import Parallel, delayed
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 
+from reprobe.step_settings import schema_default, settings_from_schema  # noqa: E402
 from reprobe.wikipse.probing.probes import (  # noqa: E402
     KINDS,
+    LR_MAX_ITER,
     ProbeSettings,
     accuracy,
     fit_predict_binary,
@@ -60,6 +62,7 @@ from reprobe.wikipse.probing.probes import (  # noqa: E402
     predict_ambiguity,
     random_baseline_expected,
 )
+from reprobe.wikipse.settings import ClassifierSettings  # noqa: E402
 
 SECTION = "wikipse-probes"  # the README's markers: <!-- wikipse-probes:begin --> ... :end -->
 FULL_WORDS, FULL_DIM = 44_250, 400  # the release's split size, the paper's largest dimension
@@ -307,7 +310,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--jobs", type=harness.positive_int, default=2,
                         help="joblib worker processes (ProbeSettings.n_jobs; default 2)")
     parser.add_argument("--mlp-hidden", type=harness.positive_int,
-                        default=ProbeSettings.mlp_hidden, help="the grid MLP's hidden units")
+                        default=schema_default("wikipse.probes.mlp_hidden"),
+                        help="the grid MLP's hidden units (default: the schema's)")
     parser.add_argument("--mlp-early-stopping", action="store_true",
                         help="the grid MLP stops early on a 10%% validation split")
     parser.add_argument("--mlp-variants", nargs="*", default=[], metavar="HIDDEN[:es]",
@@ -329,9 +333,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     import sklearn
 
-    settings = ProbeSettings(mlp_hidden=args.mlp_hidden,
-                             mlp_early_stopping=args.mlp_early_stopping, seed=args.seed,
-                             n_jobs=args.jobs)
+    # The schema's classifier settings (wikipse.probes), with the grid's own MLP and workers.
+    settings = replace(settings_from_schema(ClassifierSettings, "wikipse.probes").fitting(
+        args.seed), mlp_hidden=args.mlp_hidden, mlp_early_stopping=args.mlp_early_stopping,
+        n_jobs=args.jobs)
     provenance = harness.provenance(
         harness.command_line("benchmarks/wikipse_probes.py", argv), harness.now(),
         harness.machine(), f"; scikit-learn {sklearn.__version__}, numpy {np.__version__}")
@@ -355,7 +360,7 @@ def main(argv: list[str] | None = None) -> None:
              "random": random_baseline_expected(data["y_train"], data["y_test"]),
              "k": settings.knn_k, "settings": ", ".join(f"{k}={v}" for k, v in
                                                        asdict(settings).items()),
-             "max_iter": {"LR": settings.lr_max_iter, "MLP": settings.mlp_max_iter}}
+             "max_iter": {"LR": LR_MAX_ITER, "MLP": settings.mlp_max_iter}}
     block = markdown(runs, variants, facts, provenance, args)
     print(block)
     harness.save(args, SECTION, block, {"facts": facts, "runs": [asdict(r) for r in runs.values()],

@@ -48,7 +48,7 @@ GENSIM_DATA = Path(__import__("gensim").__file__).parent / "test/test_data"
 
 def _mentions(path: Path) -> Any:
     """read_mentions as plain lists."""
-    found = read_mentions(path, {}, {}, context=2)
+    found = read_mentions(path, {}, {}, context=2, lowercase=True)
     return [found.left.tolist(), found.right.tolist(), found.mention_ids.tolist(),
             found.mention_starts.tolist(), found.labels]
 

@@ -22,8 +22,8 @@ from reprobe.wikipse.tasks.attentive import (
 )
 from reprobe.wikipse.tasks.mention_task import classify_mentions, read_typing_data
 
-SETTINGS = TyperSettings(lstm_dim=4, attention_dim=4, batch_size=8, epochs=4,
-                         steps_per_epoch=30, learning_rate=0.05)
+SETTINGS = TyperSettings(lstm_dim=4, attention_dim=4, dropout=0.5, batch_size=8, epochs=4,
+                         steps_per_epoch=30, learning_rate=0.05, device="cpu")
 
 
 def test_batches_wrap_over_one_permutation_per_epoch() -> None:
@@ -103,10 +103,11 @@ def test_classify_mentions_scores_the_test_split(tmp_path: Path) -> None:
 def test_mc_through_the_cli(tmp_path: Path) -> None:
     files = figer_files(tmp_path)
     scores = tmp_path / "mc.csv"
-    settings = {"lstm_dim": 4, "attention_dim": 4, "batch_size": 8, "epochs": 1,
-                "steps_per_epoch": 2, "device": "cpu"}
-    assert main(["wikipse", "mc", *(f"--{s}={p}" for s, p in files.items()), "--context", "3",
-                 "--lowercase", "--settings", json.dumps(settings), "--seed", "0",
+    typer = {"lstm_dim": 4, "attention_dim": 4, "dropout": 0.5, "learning_rate": 0.001,
+             "batch_size": 8, "epochs": 1, "steps_per_epoch": 2, "device": "cpu"}
+    settings = {"context": 3, "lowercase": True, "typer": typer}
+    assert main(["wikipse", "mc", *(f"--{s}={p}" for s, p in files.items()),
+                 "--settings", json.dumps(settings), "--seed", "0",
                  "--ours", f"word={word_vectors(tmp_path)}", "--scores", str(scores)]) == 0
     rows = pd.read_csv(scores)
     assert rows[["table", "model", "metric", "n"]].values.tolist() == [

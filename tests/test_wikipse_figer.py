@@ -33,7 +33,7 @@ def write(tmp_path: Path, text: str, name: str = "train.txt") -> Path:
 def test_context_windows_are_padded_toward_the_mention(tmp_path: Path) -> None:
     vocabulary: dict[str, int] = {}
     types: dict[str, int] = {}
-    mentions = read_mentions(write(tmp_path, LINES), vocabulary, types, context=4)
+    mentions = read_mentions(write(tmp_path, LINES), vocabulary, types, context=4, lowercase=True)
     words = {index: word for word, index in vocabulary.items()}
     assert vocabulary[PAD] == 0 and len(mentions) == 2
     assert [words[i] for i in mentions.left[0]] == [PAD, "the", "city", "of"]
@@ -53,9 +53,9 @@ def test_case_is_kept_when_asked(tmp_path: Path) -> None:
 def test_splits_share_ids(tmp_path: Path) -> None:
     vocabulary: dict[str, int] = {}
     types: dict[str, int] = {}
-    read_mentions(write(tmp_path, LINES), vocabulary, types, context=2)
+    read_mentions(write(tmp_path, LINES), vocabulary, types, context=2, lowercase=True)
     test = read_mentions(write(tmp_path, "0\t1\tparis votes\t/location /person\tF\n", "t.txt"),
-                         vocabulary, types, context=2)
+                         vocabulary, types, context=2, lowercase=True)
     assert test.mention_ids.tolist() == [vocabulary["paris"]]
     assert test.labels == [[0, 2]]
 
@@ -69,12 +69,12 @@ def test_splits_share_ids(tmp_path: Path) -> None:
 def test_a_bad_line_is_named(tmp_path: Path, line: str, message: str) -> None:
     path = write(tmp_path, LINES + line)
     with pytest.raises(InputFormatError, match=rf"train.txt.*line 3.*{message}"):
-        read_mentions(path, {}, {}, context=2)
+        read_mentions(path, {}, {}, context=2, lowercase=True)
 
 
 def test_mention_vectors_average_the_mention_words(tmp_path: Path) -> None:
     vocabulary: dict[str, int] = {}
-    mentions = read_mentions(write(tmp_path, LINES), vocabulary, {}, context=2)
+    mentions = read_mentions(write(tmp_path, LINES), vocabulary, {}, context=2, lowercase=True)
     vectors = KeyedVectors(vector_size=2)
     # "new" exists only as a mention token: footnote 7's lookup finds it.
     vectors.add_vectors(["york", "@new@", "paris"],

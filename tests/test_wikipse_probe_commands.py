@@ -17,6 +17,13 @@ from reprobe.wikipse.resource.release import write_release
 CLASSES = ("-person", "-location", "-art")
 
 
+def classifiers(kinds: list[str], **changes: object) -> str:
+    """`--settings` JSON of the classifiers (wikipse.probes) a probe step reads."""
+    return json.dumps({"classifiers": kinds, "lr_c": 1, "knn_k": 3, "mlp_hidden": 16,
+                       "mlp_max_iter": 300, "mlp_early_stopping": False, "n_jobs": 1,
+                       **changes})
+
+
 def dataset(tmp_path: Path) -> tuple[Path, Path, Path]:
     """40 train and 20 test words in the released format, and vectors that carry their
     classes (a direction per class, plus noise), saved as the stage saves vectors."""
@@ -41,11 +48,10 @@ def test_probe_baselines_and_tables(tmp_path: Path) -> None:
     train, test, vectors = dataset(tmp_path)
     scores = tmp_path / "probe.csv"
     assert main(["wikipse", "probe", "--train", str(train), "--test", str(test),
-                 "--ambiguity", "authors", "--vectors", str(vectors), "--row", "SSKIP word",
-                 "--dim", "8", "--classifiers", "LR",
-                 "KNN", "MLP", "--lr-c", "1", "--knn-k", "3", "--mlp-hidden", "16",
-                 "--mlp-max-iter", "300", "--seed", "0", "--n-jobs", "1", "--scores",
-                 str(scores), "--predictions", str(tmp_path / "probe.npz")]) == 0
+                 "--vectors", str(vectors), "--row", "SSKIP word", "--dim", "8",
+                 "--settings", classifiers(["LR", "KNN", "MLP"], ambiguity="authors"),
+                 "--seed", "0", "--scores", str(scores), "--predictions",
+                 str(tmp_path / "probe.npz")]) == 0
     rows = pd.read_csv(scores)
     table2 = rows[rows["table"] == "table2"]
     assert set(table2["metric"]) == {"LR", "KNN", "MLP"} and (table2["n"] == 19).all()
@@ -86,12 +92,11 @@ def test_analyses_write_every_figure_and_table7(tmp_path: Path) -> None:
     for kind in ("word", "unif"):
         out = tmp_path / f"{kind}.npz"
         assert main(["wikipse", "probe", "--train", str(train), "--test", str(test),
-                     "--ambiguity", "paper", "--vectors", str(vectors), "--row", f"SSKIP {kind}",
-                     "--dim", "8",
-                     "--classifiers", "MLP", "--lr-c", "1", "--knn-k", "3", "--mlp-hidden",
-                     "8", "--mlp-max-iter", "100", "--seed", "0", "--n-jobs", "1",
-                     "--scores", str(tmp_path / f"{kind}.csv"), "--predictions",
-                     str(out)]) == 0
+                     "--vectors", str(vectors), "--row", f"SSKIP {kind}", "--dim", "8",
+                     "--settings", classifiers(["MLP"], mlp_hidden=8, mlp_max_iter=100,
+                                               ambiguity="paper"),
+                     "--seed", "0", "--scores", str(tmp_path / f"{kind}.csv"),
+                     "--predictions", str(out)]) == 0
         predictions.append(f"SSKIP {kind}={out}")
     figures = tmp_path / "figures"
     assert main(["wikipse", "analyses", "--train", str(train), "--test", str(test),
@@ -120,9 +125,8 @@ def test_public_embeddings_on_the_shared_words(tmp_path: Path) -> None:
     scores = tmp_path / "table3.csv"
     assert main(["wikipse", "public", "--train", str(train), "--test", str(test), "--public",
                  f"GloVe (6B)={glove}:glove_txt", "--ours", f"SSKIP word 8={vectors}",
-                 "--classifiers", "LR", "KNN", "--lr-c", "1", "--knn-k", "3", "--mlp-hidden",
-                 "8", "--mlp-max-iter", "50", "--seed", "0", "--n-jobs", "1", "--scores",
-                 str(scores)]) == 0
+                 "--settings", classifiers(["LR", "KNN"], mlp_hidden=8, mlp_max_iter=50),
+                 "--seed", "0", "--scores", str(scores)]) == 0
     rows = pd.read_csv(scores, dtype={"setting": str})
     assert set(rows["model"]) == {"SSKIP word", "GloVe (6B)"}
     assert set(rows[rows["model"] == "SSKIP word"]["setting"].astype(str)) == {"8"}
@@ -141,7 +145,7 @@ def test_nlp_tasks_through_the_cli(tmp_path: Path) -> None:
                       "test": str(samples / "msr_paraphrase_test.txt")}}
     scores = tmp_path / "nlp.csv"
     assert main(["wikipse", "nlp", "--tasks", json.dumps(tasks), "--ours",
-                 f"word={vectors}", "--folds", "3", "--seed", "0", "--scores",
+                 f"word={vectors}", "--settings", '{"folds": 3}', "--seed", "0", "--scores",
                  str(scores)]) == 0
     rows = pd.read_csv(scores).set_index("metric")
     assert set(rows.index) == {"SUBJ", "MRPC"} and (rows["table"] == "table5").all()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score
 from sklearn.neighbors import KNeighborsClassifier
 
+from reprobe.step_settings import settings_from_schema
 from reprobe.wikipse.probing.probes import (
     ProbeSettings,
     accuracy,
@@ -32,10 +34,17 @@ from reprobe.wikipse.probing.probes import (
     word_frequency,
 )
 from reprobe.wikipse.resource.release import read_release, write_release
+from reprobe.wikipse.settings import ClassifierSettings
 
 TRAIN = {"@apple@": {"-food": 3, "-organization": 5}, "@pear@": {"-food": 2},
          "@google@": {"-organization": 9}, "@plum@": {"-food": 1}}
 TEST = {"@fig@": {"-food": 4, "-art": 1}, "@ibm@": {"-organization": 2}}
+
+
+def probe_settings(**changes: object) -> ProbeSettings:
+    """The schema's classifier settings (seed 0), but for `changes`."""
+    return replace(settings_from_schema(ClassifierSettings, "wikipse.probes").fitting(seed=0),
+                   **changes)
 
 
 def synthetic(n: int, dim: int, n_classes: int, seed: int, noise: float = 1.0
@@ -91,7 +100,7 @@ def test_ambiguity_labels_and_word_frequency() -> None:
 
 
 def test_make_classifier_kinds_and_seed() -> None:
-    settings = ProbeSettings(mlp_hidden=7, seed=3, knn_k=4)
+    settings = probe_settings(mlp_hidden=7, seed=3, knn_k=4)
     mlp = make_classifier("MLP", settings)
     assert mlp.hidden_layer_sizes == (7,) and mlp.activation == "relu"
     assert mlp.random_state == 3
@@ -106,7 +115,7 @@ def test_shared_neighbour_vote_equals_one_knn_classifier_per_class(k: int) -> No
     x_train, y_train = synthetic(150, 8, 6, seed=1)
     x_test, _ = synthetic(60, 8, 6, seed=2)
     y_train[:, 5] = 0  # a class without positives predicts its constant
-    settings = ProbeSettings(knn_k=k)
+    settings = probe_settings(knn_k=k)
     ours = predict_sclasses(x_train, y_train, x_test, "KNN", settings)
     for c in range(5):
         reference = make_classifier("KNN", settings).fit(x_train, y_train[:, c])
@@ -131,7 +140,7 @@ def test_lr_per_class_equals_sklearn_and_constant_classes() -> None:
     x_train, y_train = synthetic(200, 10, 5, seed=3)
     x_test, _ = synthetic(50, 10, 5, seed=4)
     y_train[:, 4] = 1  # every train word in it: predicted for every test word
-    settings = ProbeSettings()
+    settings = probe_settings()
     pred, fits = fit_predict_sclasses(x_train, y_train, x_test, "LR", settings)
     for c in range(4):
         reference = LogisticRegression(max_iter=1000).fit(x_train, y_train[:, c])
@@ -143,10 +152,10 @@ def test_lr_per_class_equals_sklearn_and_constant_classes() -> None:
 def test_parallel_and_seeded_mlp_give_the_same_predictions() -> None:
     x_train, y_train = synthetic(120, 8, 4, seed=5)
     x_test, _ = synthetic(40, 8, 4, seed=6)
-    settings = ProbeSettings(mlp_hidden=8, mlp_max_iter=30)
+    settings = probe_settings(mlp_hidden=8, mlp_max_iter=30)
     one = predict_sclasses(x_train, y_train, x_test, "MLP", settings)
     two = predict_sclasses(x_train, y_train, x_test, "MLP",
-                           ProbeSettings(mlp_hidden=8, mlp_max_iter=30, n_jobs=2))
+                           probe_settings(mlp_hidden=8, mlp_max_iter=30, n_jobs=2))
     assert one.shape == (40, 4) and one.dtype == np.int8
     assert np.array_equal(one, two)
 
@@ -156,7 +165,7 @@ def test_mlp_early_stopping_survives_a_class_with_one_positive() -> None:
     x_test, _ = synthetic(10, 6, 3, seed=8)
     y_train[:, 2] = 0
     y_train[0, 2] = 1
-    settings = ProbeSettings(mlp_hidden=4, mlp_max_iter=20, mlp_early_stopping=True)
+    settings = probe_settings(mlp_hidden=4, mlp_max_iter=20, mlp_early_stopping=True)
     assert predict_sclasses(x_train, y_train, x_test, "MLP", settings).shape == (10, 3)
 
 
@@ -164,7 +173,7 @@ def test_predict_ambiguity_lr_gives_labels_and_probabilities() -> None:
     x_train, y_train = synthetic(200, 10, 5, seed=9)
     x_test, _ = synthetic(30, 10, 5, seed=10)
     a_train = (y_train.sum(axis=1) > 1).astype(np.int8)
-    pred, proba = predict_ambiguity(x_train, a_train, x_test, "LR", ProbeSettings())
+    pred, proba = predict_ambiguity(x_train, a_train, x_test, "LR", probe_settings())
     reference = LogisticRegression(max_iter=1000).fit(x_train, a_train)
     assert proba == pytest.approx(reference.predict_proba(x_test)[:, 1])
     assert pred.tolist() == reference.predict(x_test).tolist()
@@ -247,7 +256,7 @@ def test_frequency_row_does_not_depend_on_the_vectors(tmp_path: Path) -> None:
     rng = np.random.default_rng(0)
 
     def frequency_row(x_train: np.ndarray, x_test: np.ndarray) -> dict:
-        rows = probe_grid(x_train, y_train, x_test, y_test, ProbeSettings(), kinds=("KNN",),
+        rows = probe_grid(x_train, y_train, x_test, y_test, probe_settings(), kinds=("KNN",),
                           freq_train=f_train, freq_test=f_test)
         return next(r for r in rows if r["classifier"] == "FREQUENCY")
 
@@ -264,7 +273,7 @@ def test_frequency_row_does_not_depend_on_the_vectors(tmp_path: Path) -> None:
 def test_probe_grid_rows_beat_the_random_baseline() -> None:
     x, y = synthetic(400, 16, 6, seed=13, noise=0.5)  # one draw: train and test share the centroids
     x_train, y_train, x_test, y_test = x[:300], y[:300], x[300:], y[300:]
-    settings = ProbeSettings(mlp_hidden=16, mlp_max_iter=50)
+    settings = probe_settings(mlp_hidden=16, mlp_max_iter=50)
     rows = probe_grid(x_train, y_train, x_test, y_test, settings)
     by = {(r["task"], r["classifier"]): r for r in rows}
     assert set(by) == {(t, k) for t in ("sclass", "ambiguity") for k in ("LR", "KNN", "MLP")} \

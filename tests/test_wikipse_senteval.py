@@ -167,7 +167,7 @@ def test_binary_task_on_random_labels_is_near_chance() -> None:
 def test_binary_task_refuses_one_class() -> None:
     kv = keyed({"a": [1.0, 0.0]})
     with pytest.raises(ValueError, match="both classes"):
-        binary_task(["a"] * 20, [1] * 20, kv)
+        binary_task(["a"] * 20, [1] * 20, kv, folds=10)
 
 
 def test_pair_features_are_abs_difference_then_product() -> None:

@@ -235,7 +235,8 @@ def test_noise_table_and_subsampling_follow_word2vec() -> None:
 
 def test_wang2vec_command_line() -> None:
     config = config_of(dim=300, workers=8, min_count=20, sample=1e-4)
-    command = sskip.wang2vec_command(Path("bin/word2vec"), Path("c.txt"), Path("v.txt"), config)
+    command = sskip.wang2vec_command(Path("bin/word2vec"), Path("c.txt"), Path("v.txt"), config,
+                                     "sskip")
     assert command == ["bin/word2vec", "-train", "c.txt", "-output", "v.txt", "-type", "3",
                        "-size", "300", "-window", "5", "-negative", "10", "-hs", "0",
                        "-nce", "0", "-sample", "0.0001", "-alpha", "0.025", "-threads", "8",

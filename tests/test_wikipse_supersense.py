@@ -117,7 +117,9 @@ def test_sample_dataset_selection(tmp_path: Path) -> None:
 def test_supersense_steps_on_the_sample(tmp_path: Path, cli: None) -> None:
     out = tmp_path / "dataset"
     assert main(["wikipse", "supersense-dataset", "--corpus", str(unpacked(tmp_path)),
-                 "--min-frequency", "2", "--seed", "0", "--output-dir", str(out)]) == 0
+                 "--min-frequency", "2", "--seed", "0", "--settings",
+                 '{"single_per_split": null, "multi_per_split": null}', "--output-dir",
+                 str(out)]) == 0
     card = json.loads((out / "card.json").read_text(encoding="utf-8"))
     assert card["corpus"]["files"] == 10 and card["corpus"]["empty_words"] == 1
     assert card["splits"]["train"]["multi_class"] == card["splits"]["train"]["single_class"]
@@ -128,9 +130,10 @@ def test_supersense_steps_on_the_sample(tmp_path: Path, cli: None) -> None:
     assert main(["wikipse", "supersense-probe", "--train", str(out / "train.tsv"),
                  "--test", str(out / "test.tsv"), "--vectors",
                  str(SAMPLE / "supersense-embeddings.txt"), "--format", "word2vec_txt",
-                 "--classifiers", "LR", "KNN", "MLP", "--lr-c", "1", "--knn-k", "3",
-                 "--mlp-hidden", "16", "--mlp-max-iter", "300", "--seed", "0", "--n-jobs",
-                 "1", "--scores", str(scores)]) == 0
+                 "--settings", json.dumps({"classifiers": ["LR", "KNN", "MLP"], "lr_c": 1,
+                                           "knn_k": 3, "mlp_hidden": 16, "mlp_max_iter": 300,
+                                           "mlp_early_stopping": False, "n_jobs": 1}),
+                 "--seed", "0", "--scores", str(scores)]) == 0
     rows = pd.read_csv(scores, keep_default_na=False)
     assert list(zip(rows["model"], rows["setting"], rows["metric"], strict=True)) == [
         ("MAJORITY", "", "LR"), ("FREQUENCY", "", "LR"),

@@ -13,6 +13,14 @@ from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
 from reprobe.step_settings import read_settings
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
+from reprobe.wikipse.settings import (
+    ClassifierSettings,
+    EmbeddingProbeSettings,
+    MentionTypingSettings,
+    SelectionSettings,
+    SentEvalSettings,
+    TyperSettings,
+)
 from reprobe.wikipse.targets import (
     MODELS,
     TABLES,
@@ -24,6 +32,8 @@ from reprobe.wikipse.targets import (
 EMBEDDINGS = {"models": ["skip", "sskip"], "dims": [16], "window": 5, "negative": 10,
               "epochs": 5, "min_count": 3, "sample": 0.001, "alpha": 0.025, "workers": 1,
               "wang2vec": None, "wang2vec_models": ["sskip"]}
+TYPER = {"lstm_dim": 4, "attention_dim": 4, "dropout": 0.5, "learning_rate": 0.01,
+         "batch_size": 8, "epochs": 1, "steps_per_epoch": 2, "device": "cpu"}
 
 
 def raw_target(name: str) -> str:
@@ -41,8 +51,9 @@ def config(**typing: object) -> dict:
         "min_frequency": 20, "selection": {"single_per_split": None, "multi_per_split": 5},
         "embeddings": dict(EMBEDDINGS),
         "probes": {"classifiers": ["LR", "KNN", "MLP"], "lr_c": 1.0, "knn_k": 5,
-                   "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 1,
-                   "analysis_model": "sskip", "public_dim": None, "ambiguity": "authors"},
+                   "mlp_hidden": 100, "mlp_max_iter": 200, "mlp_early_stopping": False,
+                   "n_jobs": 1, "analysis_model": "sskip", "public_dim": None,
+                   "ambiguity": "authors"},
         "similarity": {}, "public": {}, "senteval": {"tasks": {}, "folds": 10},
         "authors": {}}}
 
@@ -83,7 +94,10 @@ def test_tables_outputs_and_options() -> None:
     assert f"{MODELS}/sskip-wght-16" in targets.outputs
     assert targets.shard_files("word.txt") == ["data/processed/wikipse/shards/0000/word.txt",
                                                "data/processed/wikipse/shards/0001/word.txt"]
-    assert targets.selection_arguments() == ["--min-frequency", "20", "--multi-per-split", "5"]
+    selection = targets.selection_arguments()
+    assert selection[:3] == ["--min-frequency", "20", "--settings"]
+    assert read_settings(selection[3], SelectionSettings, "wikipse.selection") == \
+        SelectionSettings(single_per_split=None, multi_per_split=5)
     embed = targets.embedding_arguments(SimpleNamespace(wp_model="sskip", wp_dim="16"))
     assert embed[:5] == ["--model", "sskip", "--dim", "16", "--settings"]
     settings = read_settings(embed[5], EmbeddingSettings, "wikipse.embeddings")
@@ -216,7 +230,8 @@ def part2_config() -> dict:
     loaded = config()
     loaded["wikipse"]["released"]["test"] = {"source": "test"}
     loaded["wikipse"]["probes"] = {"classifiers": ["LR", "MLP"], "lr_c": 1.0, "knn_k": 5,
-                                   "mlp_hidden": 100, "mlp_max_iter": 200, "n_jobs": 2,
+                                   "mlp_hidden": 100, "mlp_max_iter": 200,
+                                   "mlp_early_stopping": False, "n_jobs": 2,
                                    "analysis_model": "sskip", "public_dim": None,
                                    "ambiguity": "authors"}
     loaded["wikipse"]["public"] = {"GloVe (6B)": {"source": "glove", "format": "glove_txt"}}
@@ -232,6 +247,9 @@ def test_part2_tables_for_both_variants() -> None:
     public = targets.public_arguments(SimpleNamespace(wp_variant="rebuilt"))
     assert public[public.index("--public") + 1] == f"GloVe (6B)={raw_target('glove')}:glove_txt"
     assert public[public.index("--ours") + 1] == f"SSKIP word 16={MODELS}/sskip-word-16"
+    settings = read_settings(public[public.index("--settings") + 1], ClassifierSettings,
+                             "wikipse.probes")
+    assert settings.classifiers == ["LR", "MLP"] and settings.fitting(7).n_jobs == 2
     assert targets.probed == ["skip-word-16", "skip-wght-16", "skip-unif-16", "sskip-word-16",
                               "sskip-wght-16", "sskip-unif-16"]
 
@@ -248,7 +266,9 @@ def test_probe_jobs_read_their_variant_and_name_their_row() -> None:
     assert "--classes" not in targets.split_arguments(SimpleNamespace(wp_variant="rebuilt"))
     arguments = targets.probe_arguments(released)
     assert arguments[:4] == ["--row", "SSKIP unifΣ", "--dim", "16"]
-    assert arguments[arguments.index("--classifiers") + 1:][:2] == ["LR", "MLP"]
+    assert arguments[4] == "--settings"
+    settings = read_settings(arguments[5], EmbeddingProbeSettings, "wikipse.probes")
+    assert settings.classifiers == ["LR", "MLP"] and settings.ambiguity == "authors"
     assert targets.probe_scores(released)[-1] == "results/wikipse/probes/released/baselines.csv"
     released.wp_table = "table3"
     assert targets.probe_scores(released) == ["results/wikipse/probes/released/public.csv"]
@@ -265,11 +285,35 @@ def test_mlp_early_stopping_is_passed_when_configured() -> None:
     loaded = part2_config()
     wildcards = SimpleNamespace(wp_variant="rebuilt", wp_model="skip", wp_kind="word",
                                 wp_dim="16")
-    assert "--mlp-early-stopping" not in WikiPseTargets(loaded, raw_target, ["0000"]
-                                                        ).probe_arguments(wildcards)
+
+    def early_stopping() -> bool:
+        """The probe job's mlp_early_stopping setting."""
+        arguments = WikiPseTargets(loaded, raw_target, ["0000"]).probe_arguments(wildcards)
+        return json.loads(arguments[arguments.index("--settings") + 1])["mlp_early_stopping"]
+
+    assert early_stopping() is False
     loaded["wikipse"]["probes"]["mlp_early_stopping"] = True
-    assert "--mlp-early-stopping" in WikiPseTargets(loaded, raw_target, ["0000"]
-                                                    ).probe_arguments(wildcards)
+    assert early_stopping() is True
+
+
+def test_supersense_jobs_get_the_selection_and_the_classifiers() -> None:
+    loaded = part2_config()
+    assert WikiPseTargets(loaded, raw_target, ["0000"]).supersense_dataset_arguments() == []
+    loaded["wikipse"]["supersense"] = {
+        "corpus": {"source": "corpus"}, "min_frequency": 2,
+        "embeddings": {"source": "ukp", "format": "word2vec_txt"},
+        "selection": {"single_per_split": 4, "multi_per_split": None}}
+    targets = WikiPseTargets(loaded, raw_target, ["0000"])
+    dataset = targets.supersense_dataset_arguments()
+    assert dataset[:5] == ["--corpus", raw_target("corpus"), "--min-frequency", "2",
+                           "--settings"]
+    assert read_settings(dataset[5], SelectionSettings, "wikipse.supersense.selection") == \
+        SelectionSettings(single_per_split=4, multi_per_split=None)
+    probe = targets.supersense_probe_arguments()
+    assert probe[:5] == ["--vectors", raw_target("ukp"), "--format", "word2vec_txt",
+                         "--settings"]
+    assert read_settings(probe[5], ClassifierSettings, "wikipse.probes").knn_k == 5
+    assert targets.classifier_settings() == probe[4:]
 
 
 def test_table5_reads_each_task_file_and_our_three_kinds() -> None:
@@ -285,6 +329,8 @@ def test_table5_reads_each_task_file_and_our_three_kinds() -> None:
         "pos": raw_target("mr_pos"), "neg": raw_target("mr_neg")}
     assert arguments[arguments.index("--ours") + 1] == f"word={MODELS}/sskip-word-16"
     assert arguments[arguments.index("--public") + 1].startswith("GloVe (6B)=")
+    assert read_settings(arguments[arguments.index("--settings") + 1], SentEvalSettings,
+                         "wikipse.senteval") == SentEvalSettings(folds=5)
 
 
 def test_mc_reads_the_three_splits_and_asks_for_a_gpu_on_cuda() -> None:
@@ -294,16 +340,17 @@ def test_mc_reads_the_three_splits_and_asks_for_a_gpu_on_cuda() -> None:
     loaded["wikipse"]["mention_typing"] = {
         "files": {s: {"source": "figer", "member": f"corpus/Wiki/{s}.txt"}
                   for s in ("train", "dev", "test")},
-        "context": 10, "lowercase": True, "typer": {"epochs": 2, "device": "cuda"}}
+        "context": 10, "lowercase": True, "typer": {**TYPER, "epochs": 2, "device": "cuda"}}
     targets = WikiPseTargets(loaded, raw_target, ["0000"])
     assert f"{TABLES}/table5.csv" in targets.tables
     assert targets.table5_scores() == ["results/wikipse/mc.csv"]
     assert raw_target("figer") in targets.mc_inputs() and targets.mc_gpus() == 1
     arguments = targets.mc_arguments()
     assert f"--dev={raw_target('figer')}/corpus/Wiki/dev.txt" in arguments
-    assert "--lowercase" in arguments
-    assert json.loads(arguments[arguments.index("--settings") + 1]) == {
-        "epochs": 2, "device": "cuda"}
+    settings = read_settings(arguments[arguments.index("--settings") + 1],
+                             MentionTypingSettings, "wikipse.mention_typing")
+    assert (settings.context, settings.lowercase) == (10, True)
+    assert settings.typer == TyperSettings(**{**TYPER, "epochs": 2, "device": "cuda"})
     assert arguments[arguments.index("--ours") + 1] == f"word={MODELS}/sskip-word-16"
     loaded["wikipse"]["mention_typing"]["typer"]["device"] = "cpu"
     assert WikiPseTargets(loaded, raw_target, ["0000"]).mc_gpus() == 0

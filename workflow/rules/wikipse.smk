@@ -304,11 +304,10 @@ rule wikipse_probe:
         **WP.resources("wikipse_probe"),
     params:
         splits=WP.split_arguments,
-        ambiguity=WP.ambiguity_argument(),
         settings=WP.probe_arguments,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse probe {params.splits:q} {params.ambiguity:q} "
+        "python -m reprobe wikipse probe {params.splits:q} "
         "--vectors {input.vectors:q} {params.settings:q} --seed {params.seed:q} "
         "--scores {output.scores:q} --predictions {output.predictions:q} 2> {log:q}"
 

@@ -8,14 +8,16 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
 from reprobe.step_settings import add_settings_option
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.nlp_commands import register_nlp
-from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options
+from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options, read_selection
 from reprobe.wikipse.probe_commands import register_probes
 from reprobe.wikipse.supersense_commands import register_supersense
 
 log = logging.getLogger("reprobe.wikipse")
+SELECTION = "wikipse.selection"
 
 
 def _link_targets(links: Path) -> dict[str, int]:
@@ -112,13 +114,14 @@ def cmd_dataset(args: argparse.Namespace) -> None:
 
     folder = Path(args.corpus_dir)
     mentions, tokens = read_counts(folder)
+    selection = read_selection(args.settings, SELECTION)
     words = frequent(word_classes(mentions), tokens, args.min_frequency)
-    splits = select(words, single_per_split=args.single_per_split,
-                    multi_per_split=args.multi_per_split, seed=args.seed)
+    splits = select(words, single_per_split=selection.single_per_split,
+                    multi_per_split=selection.multi_per_split, seed=args.seed)
     corpus = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
     card = {"corpus": corpus, "min_frequency": args.min_frequency, "seed": args.seed,
-            "selection": {"single_per_split": args.single_per_split,
-                          "multi_per_split": args.multi_per_split}}
+            "selection": {"single_per_split": selection.single_per_split,
+                          "multi_per_split": selection.multi_per_split}}
     write_dataset(words, splits, Path(args.output_dir), card)
     rows = stats_rows(corpus, tokens, args.min_frequency, words, splits)
     write_stats_table(rows, Path(args.reference), Path(args.csv), Path(args.md))
@@ -147,7 +150,7 @@ def cmd_embed(args: argparse.Namespace) -> None:
     settings = read_settings(args.settings, EmbeddingSettings, "wikipse.embeddings")
     wang2vec = settings.wang2vec_for(args.model)
     vectors = train_embedding(args.model, member_file(Path(args.corpus)),
-                              settings.trainer(args.dim, args.seed),
+                              settings.trainer(int(args.dim), args.seed),
                               Path(wang2vec) if wang2vec else None)
     save_vectors(vectors, Path(args.output))
     log.info("%s on %s: %d vectors of %d dimensions", args.model, args.corpus, len(vectors),
@@ -196,81 +199,65 @@ def _register_data(sub: argparse._SubParsersAction,
                    add: Callable[..., argparse.ArgumentParser]) -> None:
     """Typing, corpora and the dataset."""
     freebase = add("freebase", cmd_freebase, sub)
-    freebase.add_argument("--dump", required=True, help="Freebase RDF dump (.gz)")
-    freebase.add_argument("--figer-map", required=True, help="FIGER's types.map")
-    freebase.add_argument("--mid-titles", default=None,
-                          help="FIGER's MID -> Wikipedia title TSV (absent: the dump's keys)")
-    freebase.add_argument("--types-out", required=True, help="MID -> Freebase type (Parquet)")
-    freebase.add_argument("--titles-out", required=True, help="MID -> title (Parquet)")
+    add_paths(freebase, dump="Freebase RDF dump (.gz)", figer_map="FIGER's types.map",
+              mid_titles=optional("FIGER's MID -> Wikipedia title TSV (absent: the dump's keys)"),
+              types_out="MID -> Freebase type (Parquet)", titles_out="MID -> title (Parquet)")
 
     typing = add("typing", cmd_typing, sub)
-    typing.add_argument("--links", required=True, help="gathered Wikipedia links (Parquet)")
-    typing.add_argument("--figer-map", required=True, help="FIGER's types.map")
+    add_paths(typing, links="gathered Wikipedia links (Parquet)", figer_map="FIGER's types.map",
+              title_table=optional("title -> FIGER types TSV"),
+              freebase_types=optional("from `wikipse freebase`"),
+              freebase_titles=optional("from `wikipse freebase`"),
+              released_classes=optional("released semantic_classes.txt, to compare the class "
+                                        "set with"),
+              output="typed targets (Parquet)", counts="typing counts (JSON)",
+              fold_csv="fold table (CSV)", fold_md="fold table (Markdown)",
+              typing_csv="typing table (CSV)", typing_md="typing table (Markdown)")
     typing.add_argument("--fold", required=True, help="the fold rows (JSON list)")
-    typing.add_argument("--title-table", default=None, help="title -> FIGER types TSV")
-    typing.add_argument("--freebase-types", default=None, help="from `wikipse freebase`")
-    typing.add_argument("--freebase-titles", default=None, help="from `wikipse freebase`")
-    typing.add_argument("--released-classes", default=None,
-                        help="released semantic_classes.txt, to compare the class set with")
-    typing.add_argument("--output", required=True, help="typed targets (Parquet)")
-    typing.add_argument("--counts", required=True, help="typing counts (JSON)")
-    for name in ("fold", "typing"):
-        typing.add_argument(f"--{name}-csv", required=True)
-        typing.add_argument(f"--{name}-md", required=True)
 
     shard = add("corpus-shard", cmd_corpus_shard, sub)
-    shard.add_argument("--sentences", required=True, help="a Wikipedia shard's sentences")
-    shard.add_argument("--links", required=True, help="the same shard's links")
-    shard.add_argument("--redirects", required=True, help="gathered redirects (Parquet)")
-    shard.add_argument("--typed", required=True, help="typed targets (Parquet)")
-    shard.add_argument("--class-order", default=None,
-                       help="semantic_classes.txt: the class a multi-class mention's token takes")
-    shard.add_argument("--output-dir", required=True, help="the shard's corpus folder")
+    add_paths(shard, sentences="a Wikipedia shard's sentences", links="the same shard's links",
+              redirects="gathered redirects (Parquet)", typed="typed targets (Parquet)",
+              class_order=optional("semantic_classes.txt: the class a multi-class mention's "
+                                   "token takes"),
+              output_dir="the shard's corpus folder")
 
     corpus = add("corpus", cmd_corpus, sub)
-    corpus.add_argument("--output-dir", required=True, help="the gathered corpus folder")
-    corpus.add_argument("shards", nargs="+", help="the shards' corpus folders, in order")
+    add_paths(corpus, output_dir="the gathered corpus folder",
+              shards=listed("the shards' corpus folders, in order"))
 
     dataset = add("dataset", cmd_dataset, sub)
-    dataset.add_argument("--corpus-dir", required=True, help="the gathered corpus folder")
-    add_selection_options(dataset)
-    dataset.add_argument("--output-dir", required=True,
-                         help="train.tsv, test.tsv (released format), words.parquet, card.json")
-    dataset.add_argument("--reference", required=True, help="the paper's statistics")
-    dataset.add_argument("--csv", required=True, help="statistics table")
-    dataset.add_argument("--md", required=True)
+    add_paths(dataset, corpus_dir="the gathered corpus folder",
+              output_dir="train.tsv, test.tsv (released format), words.parquet, card.json",
+              reference="the paper's statistics", csv="statistics table (CSV)",
+              md="statistics table (Markdown)")
+    add_selection_options(dataset, SELECTION)
 
     released = add("released", cmd_released, sub)
-    released.add_argument("--words", required=True, help="the rebuilt words.parquet")
-    released.add_argument("--released-train", default=None, help="released train.tsv")
-    released.add_argument("--released-test", default=None, help="released test.tsv")
-    released.add_argument("--csv", required=True)
-    released.add_argument("--md", required=True)
+    add_paths(released, words="the rebuilt words.parquet",
+              released_train=optional("released train.tsv"),
+              released_test=optional("released test.tsv"), csv="the table (CSV)",
+              md="the table (Markdown)")
 
 
 def _register_vectors(sub: argparse._SubParsersAction,
                       add: Callable[..., argparse.ArgumentParser]) -> None:
     """Embeddings and aggregates."""
     embed = add("embed", cmd_embed, sub)
-    embed.add_argument("--model", choices=["skip", "sskip"], required=True)
-    embed.add_argument("--corpus", required=True, help="one sentence a line")
-    embed.add_argument("--output", required=True, help="vectors folder (KeyedVectors)")
-    embed.add_argument("--dim", type=int, required=True, help="dimensions (one of the dims)")
+    add_names(embed, model=one_of(["skip", "sskip"]), dim="dimensions (one of the dims)")
+    add_paths(embed, corpus="one sentence a line", output="vectors folder (KeyedVectors)")
     embed.add_argument("--seed", type=int, required=True, help="the config's seed")
     add_settings_option(embed, EmbeddingSettings, "wikipse.embeddings")
 
     aggregate = add("aggregate", cmd_aggregate, sub)
-    aggregate.add_argument("--words", nargs="+", required=True,
-                           help="the dataset's words.parquet, or released-format files")
-    aggregate.add_argument("--sense-vectors", required=True, help="word/S-class vectors folder")
-    aggregate.add_argument("--unif", required=True, help="unifΣ vectors folder")
-    aggregate.add_argument("--wght", required=True, help="wghtΣ vectors folder")
+    add_paths(aggregate, words=several("the dataset's words.parquet, or released-format files"),
+              sense_vectors="word/S-class vectors folder", unif="unifΣ vectors folder",
+              wght="wghtΣ vectors folder")
 
     imported = add("import-vectors", cmd_import_vectors, sub)
-    imported.add_argument("--input", required=True, help="a vectors file (a member of the "
-                                                         "unpacked bundle)")
-    imported.add_argument("--format", required=True, choices=VECTOR_FORMATS)
-    imported.add_argument("--output", required=True, help="vectors folder (KeyedVectors)")
+    add_paths(imported, input="a vectors file (a member of the unpacked bundle)",
+              output="vectors folder (KeyedVectors)")
+    add_names(imported, format=one_of(VECTOR_FORMATS))
 
 
 def register(commands: argparse._SubParsersAction,

@@ -9,6 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reprobe.step_options import Option, add_paths, several
+from reprobe.step_settings import add_settings_option
+from reprobe.wikipse.settings import MentionTypingSettings, SentEvalSettings
+
 log = logging.getLogger("reprobe.wikipse")
 PAPER = "wikipse"
 
@@ -41,8 +45,10 @@ def _embeddings(ours: list[str], public: list[str] | None) -> dict[str, Any]:
 def cmd_nlp(args: argparse.Namespace) -> None:
     """Table 5's sentence tasks (SentEval's protocol) for ours and the public embeddings."""
     from reprobe.scores import ScoreRow, write_scores
+    from reprobe.step_settings import read_settings
     from reprobe.wikipse.tasks.senteval import binary_task, mrpc_task, read_binary, read_mrpc
 
+    folds = read_settings(args.settings, SentEvalSettings, "wikipse.senteval").folds
     tasks = json.loads(args.tasks)
     rows = []
     for name, vectors in _embeddings(args.ours, args.public).items():
@@ -51,12 +57,11 @@ def cmd_nlp(args: argparse.Namespace) -> None:
                 (train, y_train), (test, y_test) = (read_mrpc(Path(files[s]))
                                                     for s in ("train", "test"))
                 found = mrpc_task(train, y_train, test, y_test, vectors, seed=args.seed,
-                                  folds=args.folds)
+                                  folds=folds)
                 n = found["n_test"]
             else:
                 sentences, labels = read_binary(Path(files["pos"]), Path(files["neg"]))
-                found = binary_task(sentences, labels, vectors, folds=args.folds,
-                                    seed=args.seed)
+                found = binary_task(sentences, labels, vectors, folds=folds, seed=args.seed)
                 n = found["n"]
             rows.append(ScoreRow(PAPER, "table5", name, "", task,
                                  round(float(found["accuracy"]), 1), int(n)))
@@ -67,15 +72,15 @@ def cmd_nlp(args: argparse.Namespace) -> None:
 def cmd_mc(args: argparse.Namespace) -> None:
     """Table 5's MC: FIGER mention classification by the attentive typer, per embedding."""
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.tasks.attentive import TyperSettings
+    from reprobe.step_settings import read_settings
     from reprobe.wikipse.tasks.mention_task import classify_mentions, read_typing_data
 
-    settings = TyperSettings(**json.loads(args.settings))
+    typing = read_settings(args.settings, MentionTypingSettings, "wikipse.mention_typing")
     data = read_typing_data({s: Path(getattr(args, s)) for s in ("train", "dev", "test")},
-                            context=args.context, lowercase=args.lowercase)
+                            context=typing.context, lowercase=typing.lowercase)
     rows = []
     for name, vectors in _embeddings(args.ours, args.public).items():
-        found = classify_mentions(data, vectors, settings, args.seed)
+        found = classify_mentions(data, vectors, typing.typer, args.seed)
         log.info("%s on MC: strict %.1f, loose macro %.1f, loose micro %.1f (%.0f%% of words "
                  "with a vector)", name, found["strict"], found["loose_macro"],
                  found["loose_micro"], 100 * found["coverage"])
@@ -85,28 +90,23 @@ def cmd_mc(args: argparse.Namespace) -> None:
 
 
 def _embedding_options(parser: argparse.ArgumentParser) -> None:
-    """Which embeddings a Table 5 step scores."""
-    parser.add_argument("--ours", nargs="+", required=True, help="ROW=vectors folder")
-    parser.add_argument("--public", nargs="*", default=None, help="NAME=PATH:FORMAT")
-    parser.add_argument("--scores", required=True, help="score rows (CSV)")
+    """Which embeddings a Table 5 step scores, and where its scores go."""
+    add_paths(parser, ours=several("ROW=vectors folder"),
+              public=Option("NAME=PATH:FORMAT", required=False, nargs="+"),
+              scores="score rows (CSV)")
 
 
 def register_nlp(sub: argparse._SubParsersAction,
                  add: Callable[..., argparse.ArgumentParser]) -> None:
     """The Table 5 steps."""
     nlp = add("nlp", cmd_nlp, sub)
-    nlp.add_argument("--tasks", required=True,
-                     help='JSON {"MR": {"pos": …, "neg": …}, "MRPC": {"train": …, "test": …}}')
-    nlp.add_argument("--folds", type=int, required=True, help="cross-validation folds")
+    add_paths(nlp, tasks='JSON {"MR": {"pos": …, "neg": …}, "MRPC": {"train": …, "test": …}}')
+    add_settings_option(nlp, SentEvalSettings, "wikipse.senteval")
     nlp.add_argument("--seed", type=int, required=True, help="seed of the folds")
     _embedding_options(nlp)
 
     mc = add("mc", cmd_mc, sub)
-    for split in ("train", "dev", "test"):
-        mc.add_argument(f"--{split}", required=True, help=f"NFGEC FIGER {split} file")
-    mc.add_argument("--context", type=int, required=True, help="words each side of a mention")
-    mc.add_argument("--lowercase", action="store_true", help="lowercase the data (the paper)")
-    mc.add_argument("--settings", required=True,
-                    help='JSON of the typer\'s settings {"lstm_dim": 100, "epochs": 5, …}')
+    add_paths(mc, **{split: f"NFGEC FIGER {split} file" for split in ("train", "dev", "test")})
+    add_settings_option(mc, MentionTypingSettings, "wikipse.mention_typing")
     mc.add_argument("--seed", type=int, required=True, help="seed of weights and batches")
     _embedding_options(mc)

@@ -5,18 +5,26 @@ from __future__ import annotations
 
 import argparse
 
+from reprobe.step_settings import add_settings_option
+from reprobe.wikipse.settings import SelectionSettings
+
 # The vector formats `reprobe.embeddings.load` reads (its FORMATS; a test keeps them equal),
 # spelled out here so that building the parser does not import gensim.
 VECTOR_FORMATS = ("auto", "glove_txt", "word2vec_txt", "word2vec_bin", "fasttext_vec",
                   "fasttext_bin")
 
 
-def add_selection_options(parser: argparse.ArgumentParser) -> None:
-    """The selection's options (`wikipse dataset`, `wikipse supersense-dataset`)."""
+def add_selection_options(parser: argparse.ArgumentParser, path: str) -> None:
+    """The selection's options (`wikipse dataset`, `wikipse supersense-dataset`): the minimum
+    frequency, the config's seed and the selection section at `path` as settings."""
     parser.add_argument("--min-frequency", type=int, required=True,
                         help="corpus mentions a word needs (WIKI-PSE: 20)")
-    parser.add_argument("--single-per-split", type=int, default=None,
-                        help="single-class words per split (unset: as many as multi-class)")
-    parser.add_argument("--multi-per-split", type=int, default=None,
-                        help="multi-class words per split (unset: half of them)")
     parser.add_argument("--seed", type=int, required=True)
+    add_settings_option(parser, SelectionSettings, path)
+
+
+def read_selection(text: str, path: str) -> SelectionSettings:
+    """The selection settings a step was given (`--settings`), from config section `path`."""
+    from reprobe.step_settings import read_settings
+
+    return read_settings(text, SelectionSettings, path)

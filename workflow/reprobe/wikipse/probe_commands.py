@@ -8,35 +8,36 @@ import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
+from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
+from reprobe.step_settings import add_settings_option
 from reprobe.wikipse.nlp_commands import named_arguments
+from reprobe.wikipse.resource.release import READINGS
+from reprobe.wikipse.settings import ClassifierSettings, EmbeddingProbeSettings
 
 log = logging.getLogger("reprobe.wikipse")
 PAPER = "wikipse"
+PROBES = "wikipse.probes"
 TASK_TABLE = {"sclass": "table2", "ambiguity": "table4"}
+AMBIGUITY = ("multi-class = more than one entry on the word's line (authors: the release's split "
+             "counts) or more than one distinct S-class (paper, §3)")
+Classifiers = TypeVar("Classifiers", bound=ClassifierSettings)
 
 
-def _settings(args: argparse.Namespace) -> Any:
-    """The classifiers' settings a probe step was given."""
-    from reprobe.wikipse.probing.probes import ProbeSettings
+def _settings(args: argparse.Namespace, cls: type[Classifiers]) -> Classifiers:
+    """The classifiers' settings a probe step was given (`--settings`)."""
+    from reprobe.step_settings import read_settings
 
-    return ProbeSettings(lr_c=args.lr_c, knn_k=args.knn_k, mlp_hidden=args.mlp_hidden,
-                         mlp_max_iter=args.mlp_max_iter,
-                         mlp_early_stopping=args.mlp_early_stopping, seed=args.seed,
-                         n_jobs=args.n_jobs)
+    return read_settings(args.settings, cls, PROBES)
 
 
-def _classifier_options(parser: argparse.ArgumentParser) -> None:
-    """The classifiers and their settings."""
-    parser.add_argument("--classifiers", nargs="+", choices=["LR", "KNN", "MLP"], required=True)
-    for name, kind in (("lr-c", float), ("knn-k", int), ("mlp-hidden", int),
-                       ("mlp-max-iter", int), ("seed", int), ("n-jobs", int)):
-        parser.add_argument(f"--{name}", type=kind, required=True)
-    parser.add_argument("--mlp-early-stopping", action="store_true",
-                        help="stop each MLP when 10%% of train held out stalls")
+def _classifier_options(parser: argparse.ArgumentParser, cls: type) -> None:
+    """The classifiers and their settings (config section wikipse.probes), and the seed."""
+    add_settings_option(parser, cls, PROBES)
+    parser.add_argument("--seed", type=int, required=True, help="every classifier's seed")
 
 
 def _splits(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -58,17 +59,11 @@ def _split_data(args: argparse.Namespace) -> tuple[Any, Any]:
 
 def _split_options(parser: argparse.ArgumentParser, ambiguity: bool) -> None:
     """--train, --test, --classes and (ambiguity steps) --ambiguity."""
-    from reprobe.wikipse.resource.release import READINGS
-
-    parser.add_argument("--train", required=True, help="train split, released format")
-    parser.add_argument("--test", required=True, help="test split, released format")
-    parser.add_argument("--classes", help="the released class list (semantic_classes.txt): "
-                                          "a class outside it is an error naming the line")
+    add_paths(parser, train="train split, released format", test="test split, released format",
+              classes=optional("the released class list (semantic_classes.txt): a class "
+                               "outside it is an error naming the line"))
     if ambiguity:
-        parser.add_argument("--ambiguity", choices=READINGS, required=True,
-                            help="multi-class = more than one entry on the word's line "
-                                 "(authors: the release's split counts) or more than one "
-                                 "distinct S-class (paper, §3)")
+        add_names(parser, ambiguity=one_of(READINGS, AMBIGUITY))
 
 
 def cmd_probe(args: argparse.Namespace) -> None:
@@ -84,6 +79,7 @@ def cmd_probe(args: argparse.Namespace) -> None:
         probe_kind,
     )
 
+    settings = _settings(args, EmbeddingProbeSettings)
     train_split, test_split = _splits(args)
     train, test = train_split.classes, test_split.classes
     vectors = load_vectors(Path(args.vectors))
@@ -95,14 +91,14 @@ def cmd_probe(args: argparse.Namespace) -> None:
     log.info("%s: %d of %d train and %d of %d test words have a vector", args.row,
              len(words_train), len(train), len(words_test), len(test))
     y_train, y_test = indicator(words_train, train, classes), indicator(words_test, test, classes)
-    labels = (ambiguity_labels(words_train, train_split, args.ambiguity),
-              ambiguity_labels(words_test, test_split, args.ambiguity))
+    labels = (ambiguity_labels(words_train, train_split, settings.ambiguity),
+              ambiguity_labels(words_test, test_split, settings.ambiguity))
     saved = {"words": np.array(words_test), "classes": np.array(classes), "y_true": y_test,
              "a_true": labels[1]}
     rows = []
-    for kind in args.classifiers:
+    for kind in settings.classifiers:
         found, _, predicted = probe_kind(kind, x_train, y_train, x_test, y_test,
-                                         _settings(args), labels)
+                                         settings.fitting(args.seed), labels)
         saved.update({f"{name}_{kind}": array for name, array in predicted.items()})
         for row in found:
             # Table 2's micro F1 to three decimals, Table 4's accuracy to one, as printed.
@@ -192,7 +188,7 @@ def cmd_analyses(args: argparse.Namespace) -> None:
     train, test = _splits(args)
     write_analyses({k: Path(v) for k, v in predictions.items()}, train, test,
                    Path(args.word_vectors), Path(args.output_dir), args.classifier,
-                   args.ambiguity, args.suffix)
+                   args.ambiguity, args.suffix or "")
 
 
 def cmd_similarity(args: argparse.Namespace) -> None:
@@ -235,20 +231,21 @@ def cmd_public(args: argparse.Namespace) -> None:
     classes = class_order(train, test)
     y_train = indicator(keep["train"], train, classes)
     y_test = indicator(keep["test"], test, classes)
-    settings = _settings(args)
+    classifiers = _settings(args, ClassifierSettings)
+    settings = classifiers.fitting(args.seed)
     rows = []
     for name in [*ours, *public]:
         model, _, dim = name.rpartition(" ") if name in ours else (name, "", "")
         if not keep["train"] or not keep["test"]:
             # No shared word: a row without a score, not a classifier fitted on nothing.
             rows += [ScoreRow(PAPER, "table3", model, dim, kind, float("nan"), 0)
-                     for kind in args.classifiers]
+                     for kind in classifiers.classifiers]
             continue
         if name in ours:
             x_train, x_test = (features(keep[s], ours[name])[0] for s in ("train", "test"))
         else:
             x_train, x_test = (public_features(keep[s], public[name]) for s in ("train", "test"))
-        for kind in args.classifiers:
+        for kind in classifiers.classifiers:
             pred, _ = fit_predict_sclasses(x_train, y_train, x_test, kind, settings)
             rows.append(ScoreRow(PAPER, "table3", model, dim, kind,
                                  round(micro_f1(y_test, pred), 3), len(keep["test"])))
@@ -258,78 +255,62 @@ def cmd_public(args: argparse.Namespace) -> None:
 def register_probes(sub: argparse._SubParsersAction,
                     add: Callable[..., argparse.ArgumentParser]) -> None:
     """The part 2 steps."""
-    from reprobe.wikipse.resource.release import READINGS
-
     probe = add("probe", cmd_probe, sub)
-    _split_options(probe, ambiguity=True)
-    probe.add_argument("--vectors", required=True, help="vectors folder (KeyedVectors)")
-    probe.add_argument("--row", required=True, help="table row: SKIP word, SSKIP unifΣ, ...")
-    probe.add_argument("--dim", required=True, help="the embedding's dimension (table column)")
-    _classifier_options(probe)
-    probe.add_argument("--scores", required=True, help="score rows (CSV)")
-    probe.add_argument("--predictions", required=True, help="test predictions (.npz)")
+    _split_options(probe, ambiguity=False)
+    add_paths(probe, vectors="vectors folder (KeyedVectors)", scores="score rows (CSV)",
+              predictions="test predictions (.npz)")
+    add_names(probe, row="table row: SKIP word, SSKIP unifΣ, ...",
+              dim="the embedding's dimension (table column)")
+    _classifier_options(probe, EmbeddingProbeSettings)
 
     released_stats = add("released-stats", cmd_released_stats, sub)
     _split_options(released_stats, ambiguity=True)
-    released_stats.add_argument("--reference", required=True, help="the paper's numbers (CSV)")
-    released_stats.add_argument("--csv", required=True, help="the table (CSV)")
-    released_stats.add_argument("--md", required=True, help="the table (Markdown)")
+    add_paths(released_stats, reference="the paper's numbers (CSV)", csv="the table (CSV)",
+              md="the table (Markdown)")
 
     baselines = add("baselines", cmd_baselines, sub)
     _split_options(baselines, ambiguity=True)
     baselines.add_argument("--seed", type=int, required=True, help="seed of the random draw")
-    baselines.add_argument("--scores", required=True, help="score rows (CSV)")
+    add_paths(baselines, scores="score rows (CSV)")
 
     table = add("table", cmd_table, sub)
-    table.add_argument("--table", required=True,
-                       choices=["table2", "table3", "table4", "table5", "table8"])
-    table.add_argument("--variant", required=True, choices=["rebuilt", "released",
-                                                            "authors_corpus",
-                                                            "authors_embeddings",
-                                                            "supersense"])
-    table.add_argument("--reference", required=True)
-    table.add_argument("--ambiguity", choices=READINGS,
-                       help="Table 4: the ambiguity reading the probes used (named in its notes)")
-    table.add_argument("--csv", required=True)
-    table.add_argument("--md", required=True)
-    table.add_argument("scores", nargs="+", help="score files")
+    add_names(table, table=one_of(["table2", "table3", "table4", "table5", "table8"]),
+              variant=one_of(["rebuilt", "released", "authors_corpus", "authors_embeddings",
+                              "supersense"]),
+              ambiguity=one_of(READINGS, "Table 4: the ambiguity reading the probes used "
+                                         "(named in its notes)", required=False))
+    add_paths(table, reference="the paper's numbers (CSV)", csv="the table (CSV)",
+              md="the table (Markdown)", scores=listed("score files"))
 
     variants = add("variants", cmd_variants, sub)
-    variants.add_argument("--table", choices=["table2", "table4"], required=True)
-    variants.add_argument("--reference", required=True)
-    variants.add_argument("--ambiguity", choices=READINGS,
-                          help="Table 4: the ambiguity reading the probes used")
-    variants.add_argument("--csv", required=True)
-    variants.add_argument("--md", required=True)
-    variants.add_argument("scores", nargs="+", help="VARIANT=score file, every file of each")
+    add_names(variants, table=one_of(["table2", "table4"]),
+              ambiguity=one_of(READINGS, "Table 4: the ambiguity reading the probes used",
+                               required=False))
+    add_paths(variants, reference="the paper's numbers (CSV)", csv="the table (CSV)",
+              md="the table (Markdown)",
+              scores=listed("VARIANT=score file, every file of each"))
 
     analyses = add("analyses", cmd_analyses, sub)
     _split_options(analyses, ambiguity=True)
-    analyses.add_argument("--word-vectors", required=True, help="word vectors (Figure 6)")
+    add_paths(analyses, word_vectors="word vectors (Figure 6)",
+              output_dir="figures and Table 7 go here",
+              predictions=listed("SERIES=predictions.npz"))
+    add_names(analyses, suffix=optional("ends each file name (`_authors_corpus`: "
+                                        "figure3a_authors_corpus.png); none for the rebuild"))
     analyses.add_argument("--classifier", default="MLP", help="whose predictions (paper MLP)")
-    analyses.add_argument("--output-dir", required=True, help="figures and Table 7 go here")
-    analyses.add_argument("--suffix", default="",
-                          help="ends each file name (`_authors_corpus`: figure3a_authors_corpus"
-                               ".png); none for the rebuild")
-    analyses.add_argument("predictions", nargs="+", help="SERIES=predictions.npz")
 
     public = add("public", cmd_public, sub)
     _split_options(public, ambiguity=False)
-    public.add_argument("--public", nargs="+", required=True,
-                        help="NAME=PATH:FORMAT of each public embedding (glove_txt, fasttext_vec…)")
-    public.add_argument("--ours", nargs="+", required=True,
-                        help="'SSKIP word 300'=FOLDER of each of our embeddings")
-    _classifier_options(public)
-    public.add_argument("--scores", required=True, help="score rows (CSV)")
+    add_paths(public, public=several("NAME=PATH:FORMAT of each public embedding (glove_txt, "
+                                     "fasttext_vec…)"),
+              ours=several("'SSKIP word 300'=FOLDER of each of our embeddings"),
+              scores="score rows (CSV)")
+    _classifier_options(public, ClassifierSettings)
 
     similarity = add("similarity", cmd_similarity, sub)
-    similarity.add_argument("--datasets", required=True,
-                            help='JSON {name: {"path": …, "kind": KIND}}, KIND one of '
-                                 "pairs, pairs_pos, analogy, msr_analogy")
-    similarity.add_argument("--reference", required=True)
-    similarity.add_argument("--variant", default="rebuilt",
-                            choices=["rebuilt", "authors_corpus"],
-                            help="whose embeddings (named in the title when not the rebuild)")
-    similarity.add_argument("--csv", required=True)
-    similarity.add_argument("--md", required=True)
-    similarity.add_argument("vectors", nargs="+", help="MODEL DIM=vectors folder")
+    add_paths(similarity, datasets='JSON {name: {"path": …, "kind": KIND}}, KIND one of pairs, '
+                                   "pairs_pos, analogy, msr_analogy",
+              reference="the paper's numbers (CSV)", csv="the table (CSV)",
+              md="the table (Markdown)", vectors=listed("MODEL DIM=vectors folder"))
+    add_names(similarity, variant=one_of(["rebuilt", "authors_corpus"], "whose embeddings "
+                                         "(named in the title when not the rebuild)"))

@@ -9,10 +9,13 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options
+from reprobe.step_options import add_names, add_paths, one_of
+from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options, read_selection
 from reprobe.wikipse.probe_commands import _classifier_options, _settings
+from reprobe.wikipse.settings import ClassifierSettings
 
 log = logging.getLogger("reprobe.wikipse")
+SELECTION = "wikipse.supersense.selection"
 
 
 def cmd_supersense_dataset(args: argparse.Namespace) -> None:
@@ -27,10 +30,11 @@ def cmd_supersense_dataset(args: argparse.Namespace) -> None:
         supersense_words,
     )
 
+    selection = read_selection(args.settings, SELECTION)
     counts = count_corpus(Path(args.corpus))
     words = frequent_words(counts.pairs, args.min_frequency)
-    splits = select(words, single_per_split=args.single_per_split,
-                    multi_per_split=args.multi_per_split, seed=args.seed)
+    splits = select(words, single_per_split=selection.single_per_split,
+                    multi_per_split=selection.multi_per_split, seed=args.seed)
     out = Path(args.output_dir)
     for split in SPLITS:
         write_release(((w, words[w]) for w in splits[split]), out / f"{split}.tsv")
@@ -42,8 +46,8 @@ def cmd_supersense_dataset(args: argparse.Namespace) -> None:
         "frequent_words": summary(words),
         "splits": {split: summary({w: words[w] for w in splits[split]}) for split in SPLITS},
         "parameters": {"min_frequency": args.min_frequency,
-                       "single_per_split": args.single_per_split,
-                       "multi_per_split": args.multi_per_split, "seed": args.seed},
+                       "single_per_split": selection.single_per_split,
+                       "multi_per_split": selection.multi_per_split, "seed": args.seed},
     }
     atomic_write_text(out / "card.json", json.dumps(card, indent=2, sort_keys=True) + "\n")
     log.info("supersense dataset: %s", json.dumps(card["splits"]))
@@ -58,7 +62,8 @@ def cmd_supersense_probe(args: argparse.Namespace) -> None:
 
     train, test = read_split(Path(args.train)), read_split(Path(args.test))
     vectors = load_vectors(Path(args.vectors), args.format)
-    rows = probe_rows(train, test, vectors, args.classifiers, _settings(args))
+    settings = _settings(args, ClassifierSettings)
+    rows = probe_rows(train, test, vectors, settings.classifiers, settings.fitting(args.seed))
     write_scores(rows, Path(args.scores))
 
 
@@ -67,16 +72,12 @@ def register_supersense(sub: argparse._SubParsersAction,
     """The Table 8 steps."""
 
     dataset = add("supersense-dataset", cmd_supersense_dataset, sub)
-    dataset.add_argument("--corpus", required=True,
-                         help="the unpacked supertextwiki folder (every file under it is read)")
-    add_selection_options(dataset)
-    dataset.add_argument("--output-dir", required=True,
-                         help="train.tsv, test.tsv (released format) and card.json")
+    add_paths(dataset, corpus="the unpacked supertextwiki folder (every file under it is read)",
+              output_dir="train.tsv, test.tsv (released format) and card.json")
+    add_selection_options(dataset, SELECTION)
 
     probe = add("supersense-probe", cmd_supersense_probe, sub)
-    probe.add_argument("--train", required=True, help="train split, released format")
-    probe.add_argument("--test", required=True, help="test split, released format")
-    probe.add_argument("--vectors", required=True, help="UKP's supersense-embeddings.txt")
-    probe.add_argument("--format", choices=VECTOR_FORMATS, required=True, help="e.g. word2vec_txt")
-    _classifier_options(probe)
-    probe.add_argument("--scores", required=True, help="score rows (CSV)")
+    add_paths(probe, train="train split, released format", test="test split, released format",
+              vectors="UKP's supersense-embeddings.txt", scores="score rows (CSV)")
+    add_names(probe, format=one_of(VECTOR_FORMATS, "e.g. word2vec_txt"))
+    _classifier_options(probe, ClassifierSettings)

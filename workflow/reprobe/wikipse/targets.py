@@ -16,6 +16,7 @@ from reprobe.reads import Read, inside
 from reprobe.resources import Scale, job_resources
 from reprobe.step_settings import settings_json
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
+from reprobe.wikipse.settings import EmbeddingProbeSettings, SelectionSettings
 from reprobe.wikipse.task_targets import (
     MODEL_NAMES,
     MODELS,
@@ -251,13 +252,10 @@ class WikiPseTargets(TaskTargets):
                 for part in (f"--released-{split}", read.path)]
 
     def selection_arguments(self) -> list[str]:
-        """`reprobe wikipse dataset` selection options, as argument tokens."""
-        selection = self.wp["selection"]
-        arguments = ["--min-frequency", str(self.wp["min_frequency"])]
-        for key in ("single_per_split", "multi_per_split"):
-            if selection[key] is not None:
-                arguments += [f"--{key.replace('_', '-')}", str(selection[key])]
-        return arguments
+        """`reprobe wikipse dataset` options: the minimum frequency and the selection's
+        settings (wikipse.selection), as argument tokens."""
+        return ["--min-frequency", str(self.wp["min_frequency"]), "--settings",
+                settings_json(self.wp["selection"], SelectionSettings)]
 
     def embedding_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe wikipse embed` settings of one embedding, as argument tokens."""
@@ -316,18 +314,10 @@ class WikiPseTargets(TaskTargets):
         return f"{MODEL_NAMES[wildcards.wp_model]} {PROBED[wildcards.wp_kind]}"
 
     def probe_arguments(self, wildcards: Any) -> list[str]:
-        """`reprobe wikipse probe` settings of one embedding, as argument tokens."""
-        return ["--row", self.row_name(wildcards), "--dim", wildcards.wp_dim,
-                *self.classifier_arguments()]
-
-    def classifier_arguments(self) -> list[str]:
-        """The classifiers and their settings, as `reprobe wikipse probe|public` take them."""
-        probes = self.wp["probes"]
-        return ["--classifiers", *probes["classifiers"], "--lr-c", str(probes["lr_c"]),
-                "--knn-k", str(probes["knn_k"]), "--mlp-hidden", str(probes["mlp_hidden"]),
-                "--mlp-max-iter", str(probes["mlp_max_iter"]), "--n-jobs",
-                str(probes["n_jobs"]),
-                *(["--mlp-early-stopping"] if probes.get("mlp_early_stopping") else [])]
+        """`reprobe wikipse probe` names and settings (wikipse.probes: the classifiers and
+        the ambiguity reading) of one embedding, as argument tokens."""
+        return ["--row", self.row_name(wildcards), "--dim", wildcards.wp_dim, "--settings",
+                settings_json(self.wp["probes"], EmbeddingProbeSettings)]
 
     def probe_scores(self, wildcards: Any) -> list[str]:
         """Every score file one Table 2, 3 or 4 reads: each embedding and the baselines, or
@@ -393,63 +383,6 @@ class WikiPseTargets(TaskTargets):
         argument tokens."""
         read, fmt = self.authors_embedding(wildcards)
         return ["--input", read.path, "--format", fmt]
-
-    def analysis_predictions(self, variant: str = "rebuilt") -> dict[str, str]:
-        """Series → predictions of the analysed model at its largest dimension."""
-        model = self.wp["probes"]["analysis_model"]
-        dim = max(self.trained(variant)[1])
-        return {f"{MODEL_NAMES[model]} {PROBED[kind]}":
-                f"{RESULTS}/probes/{variant}/{model}-{kind}-{dim}.npz" for kind in PROBED}
-
-    def analysis_arguments(self, variant: str = "rebuilt") -> list[str]:
-        """`SERIES=PATH` arguments of the analyses, and the variant's train and test files
-        and ambiguity reading, as argument tokens (no `--suffix` for the rebuild, whose is empty:
-        Snakemake's :q drops an empty token instead of quoting it)."""
-        if variant not in self.variants:
-            return []
-        suffix = variant_suffix(variant)
-        return [*self.split_arguments(SimpleNamespace(wp_variant=variant)),
-                *self.ambiguity_argument(), *(["--suffix", suffix] if suffix else []),
-                *(f"{k}={v}" for k, v in self.analysis_predictions(variant).items())]
-
-    def analysis_inputs(self, variant: str = "rebuilt") -> dict[str, Any]:
-        """What the analyses job tracks: the predictions, the splits and the word vectors
-        (nothing for a variant the config does not ask for)."""
-        if variant not in self.variants:
-            return {}
-        return {"predictions": list(self.analysis_predictions(variant).values()),
-                "splits": self.split_inputs(SimpleNamespace(wp_variant=variant)),
-                "vectors": self.analysis_word_vectors(variant)}
-
-    def analysis_word_vectors(self, variant: str = "rebuilt") -> str:
-        """The word vectors Figure 6 searches neighbours in."""
-        model = self.wp["probes"]["analysis_model"]
-        return f"{VECTOR_FOLDERS[variant]}/{model}-word-{max(self.trained(variant)[1])}"
-
-    def public_inputs(self, wildcards: Any) -> list[str]:
-        """What Table 3's job tracks: the split files, the public embeddings, our vectors."""
-        return [*self.split_inputs(wildcards),
-                *(self.raw_target(spec["source"]) for spec in self.wp["public"].values()),
-                *self.public_ours(wildcards.wp_variant).values()]
-
-    def public_ours(self, variant: str = "rebuilt") -> dict[str, str]:
-        """`SSKIP word 300` → folder: the analysed model's three kinds at one size (public_dim,
-        else the largest), trained here or on the authors' corpora."""
-        model = self.wp["probes"]["analysis_model"]
-        dims = self.trained(variant)[1]
-        wanted = self.wp["probes"]["public_dim"]
-        dim = wanted if wanted in dims else max(dims)
-        return {f"{MODEL_NAMES[model]} {PROBED[kind]} {dim}":
-                f"{VECTOR_FOLDERS[variant]}/{model}-{kind}-{dim}" for kind in PROBED}
-
-    def public_arguments(self, wildcards: Any) -> list[str]:
-        """`reprobe wikipse public` arguments, as argument tokens."""
-        public = [f"{name}={self.source(spec).path}:{spec['format']}"
-                  for name, spec in self.wp["public"].items()]
-        ours = [f"{name}={path}"
-                for name, path in self.public_ours(wildcards.wp_variant).items()]
-        return [*self.split_arguments(wildcards), "--public", *public,
-                "--ours", *ours, *self.classifier_arguments()]
 
     def resources(self, rule: str) -> dict[str, Any]:
         """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the configured data."""

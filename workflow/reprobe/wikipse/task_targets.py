@@ -1,13 +1,22 @@
-"""What Table 5's NLP tasks, Table 6's similarity sets and Table 8's supersense probes read:
-the part of `WikiPseTargets` beyond the S-class and ambiguity probes."""
+"""What Table 3's public embeddings, the analyses (Figures 3-6, Table 7), Table 5's NLP tasks,
+Table 6's similarity sets and Table 8's supersense probes read: the part of `WikiPseTargets`
+beyond the S-class and ambiguity probes."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from types import SimpleNamespace
 from typing import Any
 
 from reprobe.reads import Read
+from reprobe.step_settings import settings_json
+from reprobe.wikipse.settings import (
+    ClassifierSettings,
+    MentionTypingSettings,
+    SelectionSettings,
+    SentEvalSettings,
+)
 
 MODELS = "data/models/wikipse"
 RESULTS = "results/wikipse"
@@ -28,13 +37,16 @@ def variant_suffix(variant: str) -> str:
 
 
 class TaskTargets:
-    """Inputs and arguments of Tables 5, 6 and 8, for `WikiPseTargets` (which sets `wp`,
-    `raw_target` and `source`, and the analysed model's folders)."""
+    """Inputs and arguments of Tables 3 and 5-8 and Figures 3-6, for `WikiPseTargets` (which
+    sets `wp`, `raw_target`, `source`, the variants and the splits' files and options)."""
 
     wp: dict[str, Any]
+    variants: list[str]
     raw_target: Callable[[str], str]
     source: Callable[[Mapping[str, Any]], Read]
-    classifier_arguments: Callable[[], list[str]]
+    split_inputs: Callable[[Any], list[str]]
+    split_arguments: Callable[[Any], list[str]]
+    ambiguity_argument: Callable[[], list[str]]
 
     def trained(self, variant: str = "rebuilt") -> tuple[list[str], list[int]]:
         """The models and dimensions of a variant's trained embeddings: the rebuild's
@@ -44,6 +56,63 @@ class TaskTargets:
             return (authors.get("models") or settings["models"],
                     authors.get("dims") or settings["dims"])
         return settings["models"], settings["dims"]
+
+    def analysis_predictions(self, variant: str = "rebuilt") -> dict[str, str]:
+        """Series → predictions of the analysed model at its largest dimension."""
+        model = self.wp["probes"]["analysis_model"]
+        dim = max(self.trained(variant)[1])
+        return {f"{MODEL_NAMES[model]} {PROBED[kind]}":
+                f"{RESULTS}/probes/{variant}/{model}-{kind}-{dim}.npz" for kind in PROBED}
+
+    def analysis_arguments(self, variant: str = "rebuilt") -> list[str]:
+        """`SERIES=PATH` arguments of the analyses, and the variant's train and test files
+        and ambiguity reading, as argument tokens (no `--suffix` for the rebuild, whose is empty:
+        Snakemake's :q drops an empty token instead of quoting it)."""
+        if variant not in self.variants:
+            return []
+        suffix = variant_suffix(variant)
+        return [*self.split_arguments(SimpleNamespace(wp_variant=variant)),
+                *self.ambiguity_argument(), *(["--suffix", suffix] if suffix else []),
+                *(f"{k}={v}" for k, v in self.analysis_predictions(variant).items())]
+
+    def analysis_inputs(self, variant: str = "rebuilt") -> dict[str, Any]:
+        """What the analyses job tracks: the predictions, the splits and the word vectors
+        (nothing for a variant the config does not ask for)."""
+        if variant not in self.variants:
+            return {}
+        return {"predictions": list(self.analysis_predictions(variant).values()),
+                "splits": self.split_inputs(SimpleNamespace(wp_variant=variant)),
+                "vectors": self.analysis_word_vectors(variant)}
+
+    def analysis_word_vectors(self, variant: str = "rebuilt") -> str:
+        """The word vectors Figure 6 searches neighbours in."""
+        model = self.wp["probes"]["analysis_model"]
+        return f"{VECTOR_FOLDERS[variant]}/{model}-word-{max(self.trained(variant)[1])}"
+
+    def public_inputs(self, wildcards: Any) -> list[str]:
+        """What Table 3's job tracks: the split files, the public embeddings, our vectors."""
+        return [*self.split_inputs(wildcards),
+                *(self.raw_target(spec["source"]) for spec in self.wp["public"].values()),
+                *self.public_ours(wildcards.wp_variant).values()]
+
+    def public_ours(self, variant: str = "rebuilt") -> dict[str, str]:
+        """`SSKIP word 300` → folder: the analysed model's three kinds at one size (public_dim,
+        else the largest), trained here or on the authors' corpora."""
+        model = self.wp["probes"]["analysis_model"]
+        dims = self.trained(variant)[1]
+        wanted = self.wp["probes"]["public_dim"]
+        dim = wanted if wanted in dims else max(dims)
+        return {f"{MODEL_NAMES[model]} {PROBED[kind]} {dim}":
+                f"{VECTOR_FOLDERS[variant]}/{model}-{kind}-{dim}" for kind in PROBED}
+
+    def public_arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe wikipse public` arguments, as argument tokens."""
+        public = [f"{name}={self.source(spec).path}:{spec['format']}"
+                  for name, spec in self.wp["public"].items()]
+        ours = [f"{name}={path}"
+                for name, path in self.public_ours(wildcards.wp_variant).items()]
+        return [*self.split_arguments(wildcards), "--public", *public,
+                "--ours", *ours, *self.classifier_settings()]
 
     def nlp_ours(self, variant: str = "rebuilt") -> dict[str, str]:
         """Table 5's rows of ours (`word`, `wghtΣ`, `unifΣ`) → the vectors folder: the analysed
@@ -80,7 +149,8 @@ class TaskTargets:
         """`reprobe wikipse nlp` arguments, as argument tokens."""
         tasks = {task: {role: self.source(spec).path for role, spec in files.items()}
                  for task, files in self.wp["senteval"]["tasks"].items()}
-        return ["--tasks", json.dumps(tasks), "--folds", str(self.wp["senteval"]["folds"]),
+        return ["--tasks", json.dumps(tasks), "--settings",
+                settings_json(self.wp["senteval"], SentEvalSettings),
                 *self.table5_embeddings(variant)]
 
     def table5_scores(self, variant: str = "rebuilt") -> list[str]:
@@ -103,9 +173,7 @@ class TaskTargets:
             return []
         splits = [f"--{split}={self.source(typing['files'][split]).path}"
                   for split in ("train", "dev", "test")]
-        return [*splits, "--context", str(typing["context"]),
-                *(["--lowercase"] if typing["lowercase"] else []),
-                "--settings", json.dumps(typing["typer"], sort_keys=True),
+        return [*splits, "--settings", settings_json(typing, MentionTypingSettings),
                 *self.table5_embeddings(variant)]
 
     def mc_gpus(self) -> int:
@@ -139,17 +207,14 @@ class TaskTargets:
                 for name in ("corpus", "embeddings")}
 
     def supersense_dataset_arguments(self) -> list[str]:
-        """`reprobe wikipse supersense-dataset` options: the corpus and the selection, as
-        argument tokens."""
+        """`reprobe wikipse supersense-dataset` options: the corpus, the minimum frequency and
+        the selection's settings (wikipse.supersense.selection), as argument tokens."""
         settings = self.wp.get("supersense")
         if not settings:
             return []
-        arguments = ["--corpus", self.source(settings["corpus"]).path,
-                     "--min-frequency", str(settings["min_frequency"])]
-        for key, value in settings["selection"].items():
-            if value is not None:
-                arguments += [f"--{key.replace('_', '-')}", str(value)]
-        return arguments
+        return ["--corpus", self.source(settings["corpus"]).path,
+                "--min-frequency", str(settings["min_frequency"]), "--settings",
+                settings_json(settings["selection"], SelectionSettings)]
 
     def supersense_probe_arguments(self) -> list[str]:
         """`reprobe wikipse supersense-probe` options: the embeddings and the classifiers, as
@@ -158,4 +223,9 @@ class TaskTargets:
         if not spec:
             return []
         return ["--vectors", self.source(spec).path, "--format", spec["format"],
-                *self.classifier_arguments()]
+                *self.classifier_settings()]
+
+    def classifier_settings(self) -> list[str]:
+        """`--settings JSON` of the classifiers (wikipse.probes), as `reprobe wikipse public`
+        and `supersense-probe` take them, as argument tokens."""
+        return ["--settings", settings_json(self.wp["probes"], ClassifierSettings)]

@@ -375,7 +375,7 @@ WANG2VEC_TYPES = {"skip": 1, "sskip": 3}
 
 
 def wang2vec_command(binary: Path, corpus: Path, out: Path, config: SSkipConfig,
-                     model: str = "sskip") -> list[str]:
+                     model: str) -> list[str]:
     """The wang2vec command line of a model (SSKIP -type 3, SKIP -type 1), text output."""
     flags = {"-train": corpus, "-output": out, "-type": WANG2VEC_TYPES[model],
              "-size": config.dim,
@@ -386,7 +386,7 @@ def wang2vec_command(binary: Path, corpus: Path, out: Path, config: SSkipConfig,
 
 
 def train_wang2vec(binary: Path, corpus: Path, out: Path, config: SSkipConfig,
-                   model: str = "sskip") -> KeyedVectors:
+                   model: str) -> KeyedVectors:
     """Run a wang2vec binary (SSKIP or SKIP) and read its word2vec text output.
 
     Its vocabulary starts with the newline token `</s>`, and its file has no counts (gensim makes

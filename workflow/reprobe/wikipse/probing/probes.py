@@ -9,7 +9,7 @@ frequency alone.
 
 The MLP is sklearn's `MLPClassifier` with ONE hidden ReLU layer and its logistic output unit:
 our reading of "one hidden and a final ReLU layer" with the paper's "We train classifiers with
-Scikit-learn". The paper gives no size; the default is sklearn's own (100 units).
+Scikit-learn". The paper gives no size; the config's default is sklearn's own (100 units).
 """
 
 from __future__ import annotations
@@ -30,27 +30,14 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.neural_network import MLPClassifier
 
 from reprobe.wikipse.resource.release import Split, WordClasses
+from reprobe.wikipse.settings import CLASSIFIERS, ProbeSettings
 
 log = logging.getLogger("reprobe.wikipse")
 
-KINDS = ("LR", "KNN", "MLP")
+KINDS = CLASSIFIERS
 SEARCH_CHUNK = 512  # test rows per block: 512 × 44,250 similarities (float32) and indices
-
-
-@dataclass(frozen=True)
-class ProbeSettings:
-    """The classifiers' settings (the `wikipse.probes` configuration)."""
-
-    lr_c: float = 1.0  # inverse L2 strength of LogisticRegression (sklearn's default)
-    lr_max_iter: int = 1000
-    knn_k: int = 5  # neighbours by cosine (= euclidean order on unit vectors), majority vote
-    mlp_hidden: int = 100  # units of the one hidden ReLU layer (sklearn's default size)
-    mlp_max_iter: int = 200  # epochs of adam at most
-    mlp_alpha: float = 1e-4  # L2 penalty
-    # Hold out 10% of train (stratified) and stop when its accuracy stalls for 10 epochs.
-    mlp_early_stopping: bool = False
-    seed: int = 0  # every classifier gets this seed, so results do not depend on n_jobs
-    n_jobs: int = 1  # processes that fit the per-class classifiers
+LR_MAX_ITER = 1000  # iterations of LogisticRegression's lbfgs at most
+MLP_ALPHA = 1e-4  # L2 penalty of the MLP (sklearn's)
 
 
 @dataclass(frozen=True)
@@ -142,14 +129,14 @@ def frequency_features(words: Sequence[str], frequency: Mapping[str, int]) -> np
 def make_classifier(kind: str, settings: ProbeSettings) -> ClassifierMixin:
     """An unfitted, seeded binary classifier of a kind (LR, KNN or MLP)."""
     if kind == "LR":
-        return LogisticRegression(C=settings.lr_c, max_iter=settings.lr_max_iter,
+        return LogisticRegression(C=settings.lr_c, max_iter=LR_MAX_ITER,
                                   random_state=settings.seed)
     if kind == "KNN":
         return KNeighborsClassifier(n_neighbors=settings.knn_k, metric="cosine",
                                     algorithm="brute")
     if kind == "MLP":
         return MLPClassifier(hidden_layer_sizes=(settings.mlp_hidden,), activation="relu",
-                             alpha=settings.mlp_alpha, max_iter=settings.mlp_max_iter,
+                             alpha=MLP_ALPHA, max_iter=settings.mlp_max_iter,
                              early_stopping=settings.mlp_early_stopping,
                              random_state=settings.seed)
     raise ValueError(f"unknown classifier {kind!r}; use one of {KINDS}")
@@ -158,13 +145,19 @@ def make_classifier(kind: str, settings: ProbeSettings) -> ClassifierMixin:
 def fit_predict_binary(x_train: np.ndarray, y: np.ndarray, x_test: np.ndarray, kind: str,
                        settings: ProbeSettings) -> tuple[np.ndarray, ClassFit]:
     """P(positive) of the test rows from one binary classifier (LR or MLP), and its cost."""
-    if y.min() == y.max():
-        # sklearn refuses one-class targets; the only label seen is the prediction.
-        return np.full(len(x_test), float(y[0])), ClassFit(0.0, 0.0, 0)
     model = make_classifier(kind, settings)
     if kind == "MLP" and settings.mlp_early_stopping and np.bincount(y).min() < 2:
         # The stratified validation split needs two examples of each label.
         model.set_params(early_stopping=False)
+    return fit_proba(model, x_train, y, x_test)
+
+
+def fit_proba(model: ClassifierMixin, x_train: np.ndarray, y: np.ndarray, x_test: np.ndarray
+              ) -> tuple[np.ndarray, ClassFit]:
+    """P(positive) of the test rows from an unfitted binary classifier, and its cost."""
+    if y.min() == y.max():
+        # sklearn refuses one-class targets; the only label seen is the prediction.
+        return np.full(len(x_test), float(y[0])), ClassFit(0.0, 0.0, 0)
     start = time.perf_counter()
     with warnings.catch_warnings():
         # Hitting max_iter is reported through n_iter, not once per class and process.
@@ -251,13 +244,16 @@ def predict_ambiguity(x_train: np.ndarray, a_train: np.ndarray, x_test: np.ndarr
 
 def frequency_baseline(freq_train: np.ndarray, a_train: np.ndarray, freq_test: np.ndarray,
                        settings: ProbeSettings | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """FREQUENCY: LR on the one log-frequency column alone; predictions and P(ambiguous)."""
+    """FREQUENCY: LR on the one log-frequency column alone; predictions and P(ambiguous).
+    Without settings the LR is sklearn's as it comes (seed 0): the baseline is no configured
+    probe."""
     freq_train, freq_test = (np.asarray(f, dtype=np.float64).reshape(len(f), -1)
                              for f in (freq_train, freq_test))
     if freq_train.shape[1] != 1 or freq_test.shape[1] != 1:
         raise ValueError("the frequency baseline takes exactly one feature column")
-    proba, _ = fit_predict_binary(freq_train, np.asarray(a_train, dtype=np.int8), freq_test,
-                                  "LR", settings or ProbeSettings())
+    model = make_classifier("LR", settings) if settings is not None else LogisticRegression(
+        max_iter=LR_MAX_ITER, random_state=0)
+    proba, _ = fit_proba(model, freq_train, np.asarray(a_train, dtype=np.int8), freq_test)
     return (proba > 0.5).astype(np.int8), proba
 
 

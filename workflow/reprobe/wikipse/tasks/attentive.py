@@ -18,28 +18,15 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from reprobe.wikipse.settings import TyperSettings
+
 log = logging.getLogger(__name__)
 
 INIT_RANGE = 0.01
-
-
-@dataclass(frozen=True)
-class TyperSettings:
-    """Hyperparameters of the typer and its training (NFGEC's values in the paper config)."""
-
-    lstm_dim: int = 100
-    attention_dim: int = 100
-    dropout: float = 0.5
-    learning_rate: float = 0.001
-    batch_size: int = 1000
-    epochs: int = 5
-    steps_per_epoch: int = 2000
-    device: str = "cpu"
 
 
 def build_typer(torch: Any, embeddings: np.ndarray, types: int, settings: TyperSettings) -> Any:

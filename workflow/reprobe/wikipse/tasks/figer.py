@@ -74,7 +74,7 @@ def _ids(words: list[str], vocabulary: dict[str, int]) -> list[int]:
 
 
 def read_mentions(path: Path, vocabulary: dict[str, int], types: dict[str, int], *,
-                  context: int, lowercase: bool = True) -> Mentions:
+                  context: int, lowercase: bool) -> Mentions:
     """A split of NFGEC's FIGER files as arrays; vocabulary and types grow with new entries."""
     vocabulary.setdefault(PAD, 0)
     left, right, mention_ids, starts, labels = [], [], [], [0], []

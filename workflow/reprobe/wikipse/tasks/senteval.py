@@ -15,8 +15,8 @@ of train; accuracy and F1 of the paraphrase class on test, in percent.
 
 Where this differs from SentEval: sklearn's LogisticRegression on a small C grid (C_VALUES;
 SentEval's sklearn grids are SENTEVAL_C_BINARY and SENTEVAL_C_MRPC, to pass for a faithful run);
-folds default to 10 as the SentEval paper reports (its code defaults to `kfold=5`, used for the
-outer and inner folds alike); the seed drives the folds (SentEval fixes 1111 for the binary
+the config's folds are 10 as the SentEval paper reports (its code defaults to `kfold=5`, used
+for the outer and inner folds alike); the seed drives the folds (SentEval fixes 1111 for the binary
 tasks' folds and sorts the samples by length first, so its folds differ from ours anyway).
 """
 
@@ -189,7 +189,7 @@ def _check_labels(x: np.ndarray, y: np.ndarray) -> None:
                          f"{len(y)} labels, classes {np.unique(y).tolist()}")
 
 
-def cross_validate(x: np.ndarray, y: np.ndarray, *, folds: int = 10, inner_folds: int | None = None,
+def cross_validate(x: np.ndarray, y: np.ndarray, *, folds: int, inner_folds: int | None = None,
                    seed: int = SEED, c_values: Sequence[float] = C_VALUES) -> dict[str, object]:
     """SentEval's inner-k-fold protocol on feature rows: mean test accuracy (percent) over
     the outer folds, C chosen in each training fold by an inner k-fold (default: folds)."""
@@ -206,7 +206,7 @@ def cross_validate(x: np.ndarray, y: np.ndarray, *, folds: int = 10, inner_folds
 
 
 def binary_task(sentences: Sequence[str], labels: Sequence[int] | np.ndarray,
-                vectors: KeyedVectors, *, folds: int = 10, inner_folds: int | None = None,
+                vectors: KeyedVectors, *, folds: int, inner_folds: int | None = None,
                 seed: int = SEED, c_values: Sequence[float] = C_VALUES) -> dict[str, object]:
     """MR, CR or SUBJ: cross-validated LR over averaged sentence vectors, with coverage."""
     x, coverage = encode(sentences, vectors)
@@ -221,7 +221,7 @@ def pair_features(u: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def mrpc_task(train_pairs: Sequence[Pair], train_labels: Sequence[int] | np.ndarray,
               test_pairs: Sequence[Pair], test_labels: Sequence[int] | np.ndarray,
-              vectors: KeyedVectors, *, seed: int = SEED, folds: int = 10,
+              vectors: KeyedVectors, *, seed: int = SEED, folds: int,
               c_values: Sequence[float] = C_VALUES) -> dict[str, object]:
     """MRPC: LR on pair features, C by stratified k-fold on train, refitted on all of train;
     test accuracy and paraphrase F1 in percent, with coverage over both splits."""
