@@ -130,7 +130,7 @@ def assert_close(batched: list[list[tuple[str, float]]], direct: list[list[tuple
 @pytest.mark.parametrize("batch_size", [1, 4, 64])
 def test_batched_authors_scores_equal_their_one_at_a_time_loop(tiny: Model,
                                                                 batch_size: int) -> None:
-    batched = score_probes_authors(*tiny, PROBES, batch_size)
+    batched = score_probes_authors(*tiny, PROBES, batch_size, "cpu", precision=None)
     assert_close(batched, [transcribed_scores(tiny, p) for p in PROBES])
 
 
@@ -138,7 +138,7 @@ def test_roberta_options_outside_the_top_tokens_take_the_lowest_score(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     model = build_masked_lm("roberta", tmp_path / "tiny")
     monkeypatch.setattr(authors, "TOP_K", 8)
-    batched = score_probes_authors(*model, PROBES, 4)
+    batched = score_probes_authors(*model, PROBES, 4, "cpu", precision=None)
     assert_close(batched, [transcribed_scores(model, p, top_k=8) for p in PROBES])
     # Fewer than 12 options fit in 8 tokens: several share the lowest score, in num_list order.
     lowest = batched[0][-1][1]
@@ -171,4 +171,4 @@ def test_a_probe_without_a_mask_is_refused(tiny: Model) -> None:
     from reprobe.errors import ReprobeError
 
     with pytest.raises(ReprobeError, match="exactly one"):
-        score_probes_authors(*tiny, ["cats have legs."], 2)
+        score_probes_authors(*tiny, ["cats have legs."], 2, "cpu", precision=None)

@@ -20,6 +20,8 @@ from reprobe.numersense.builder import (
 )
 from reprobe.numersense.candidates import CANDIDATES
 from reprobe.numersense.probes import LabelledProbe, read_masked_tsv, read_masked_txt
+from reprobe.numersense.settings import BuilderSettings
+from reprobe.step_settings import settings_from_schema
 
 HEADER = "id\ttext\tcreator_id\tcreated_on\tlanguage_id\tactivity_id\tscore\n"
 
@@ -50,13 +52,18 @@ ROWS = [
 ]
 
 
+def builder(**changes: object) -> BuilderSettings:
+    """The builder's settings: the schema's defaults but for changes."""
+    return settings_from_schema(BuilderSettings, "numersense.builder", **changes)
+
+
 @pytest.fixture
 def source(tmp_path: Path) -> Path:
     return omcs(tmp_path, ROWS)
 
 
 def test_each_rule_drops_and_counts(source: Path):
-    result = build_probes(source, min_tokens=4, max_tokens=25)
+    result = build_probes(source, builder(min_tokens=4, max_tokens=25))
     assert list(result.filter_counts) == list(RULES)
     assert "several_number_words" not in RULES
     assert result.filter_counts == {"no_number_word": 2, "non_numeric_use": 2, "too_short": 1,
@@ -68,7 +75,7 @@ def test_each_rule_drops_and_counts(source: Path):
 
 
 def test_too_long_bound_is_a_parameter(source: Path):
-    result = build_probes(source, min_tokens=1, max_tokens=6)
+    result = build_probes(source, builder(min_tokens=1, max_tokens=6))
     # "Cats have four." is now long enough; the 7- and 8-token sentences are too long.
     assert result.filter_counts["too_short"] == 0
     assert result.filter_counts["too_long"] == 3
@@ -76,13 +83,14 @@ def test_too_long_bound_is_a_parameter(source: Path):
 
 
 def test_phrases_are_a_parameter(source: Path):
-    result = build_probes(source, non_numeric_phrases=())
+    result = build_probes(source, builder(non_numeric_phrases=[]))
     assert result.filter_counts["non_numeric_use"] == 0
     assert LabelledProbe("<mask> of the cups is red.", "one") in result.probes
 
 
 def test_each_number_word_of_a_sentence_gets_its_own_probe(tmp_path: Path):
-    result = build_probes(omcs(tmp_path, [("Two cups and two plates make four things.", "en")]))
+    result = build_probes(omcs(tmp_path, [("Two cups and two plates make four things.", "en")]),
+                          builder())
     assert result.probes == [
         LabelledProbe("<mask> cups and two plates make four things.", "two"),
         LabelledProbe("two cups and <mask> plates make four things.", "two"),
@@ -94,19 +102,19 @@ def test_each_number_word_of_a_sentence_gets_its_own_probe(tmp_path: Path):
 def test_phrase_words_are_never_masked_but_other_counts_are(tmp_path: Path):
     rows = [("No one owns more than three hats.", "en"),
             ("One of my two bikes is blue.", "en")]
-    result = build_probes(omcs(tmp_path, rows))
+    result = build_probes(omcs(tmp_path, rows), builder())
     assert result.probes == [LabelledProbe("no one owns more than <mask> hats.", "three"),
                              LabelledProbe("one of my <mask> bikes is blue.", "two")]
     assert result.filter_counts["non_numeric_use"] == 0
 
 
 def test_non_english_rows_are_skipped(source: Path):
-    result = build_probes(source)
+    result = build_probes(source, builder())
     assert all("tricycle a" not in p.probe for p in result.probes)
 
 
 def test_masking_and_normalisation(source: Path):
-    result = build_probes(source)
+    result = build_probes(source, builder())
     assert result.probes == [
         LabelledProbe("a tricycle has <mask> wheels.", "three"),
         LabelledProbe("a spider has <mask> legs and two fangs.", "eight"),
@@ -120,18 +128,18 @@ def test_masking_and_normalisation(source: Path):
 
 
 def test_categories_first_match_else_misc(source: Path):
-    result = build_probes(source)
+    result = build_probes(source, builder())
     assert result.categories == ["objects", "biology", "biology", "geometry", "unit", MISC,
                                  "biology"]
     assert list(result.category_counts) == [*DEFAULT_LEXICON, MISC]
     assert result.category_counts["objects"] == 1 and result.category_counts["physics"] == 0
-    custom = build_probes(source, lexicon={"garden": ("fountain",)})
+    custom = build_probes(source, builder(lexicon={"garden": ("fountain",)}))
     assert custom.categories == [MISC, MISC, MISC, MISC, MISC, "garden", MISC]
     assert custom.category_counts == {"garden": 1, MISC: 6}
 
 
 def test_outputs_round_trip(source: Path, tmp_path: Path):
-    result = build_probes(source)
+    result = build_probes(source, builder())
     out = tmp_path / "out"
     paths = [out / "core.masked.txt", out / "core.masked.tsv", out / "card.json",
              out / "filters.csv"]
@@ -157,11 +165,11 @@ def test_malformed_row_names_its_line(tmp_path: Path):
     with path.open("a") as handle:
         handle.write("2\tA dog has four legs.\t7\ten\n")
     with pytest.raises(InputFormatError, match=r"omcs-sentences-free\.txt: line 3: expected 7"):
-        build_probes(path)
+        build_probes(path, builder())
 
 
 def test_wrong_header_is_named(tmp_path: Path):
     path = tmp_path / "omcs.txt"
     path.write_text("id\ttext\n1\tA cat has four legs.\n")
     with pytest.raises(InputFormatError, match="line 1"):
-        build_probes(path)
+        build_probes(path, builder())

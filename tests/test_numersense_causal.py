@@ -42,6 +42,8 @@ PROBES = (
     "all cars have <mask> wheels and two doors .",
 )
 END = "<|endoftext|>"
+# The scorers' run settings here: on the CPU, float32, a BOS token first (clean protocol).
+CPU = {"device": "cpu", "precision": None, "bos": True}
 Model = tuple[Any, Any]
 
 
@@ -86,7 +88,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> Model:
 @pytest.fixture(scope="module")
 def one_by_one(tiny: Model) -> list[list[tuple[str, float]]]:
     """PROBES scored one sentence per forward pass (computed once: 84 passes)."""
-    return score_one_by_one_causal(*tiny, PROBES)
+    return score_one_by_one_causal(*tiny, PROBES, "cpu", bos=True)
 
 
 def direct_loss(model: Model, text: str, *, bos: bool = True) -> float:
@@ -115,7 +117,7 @@ def test_batched_scores_equal_one_sentence_at_a_time(
     tiny: Model, one_by_one: list[list[tuple[str, float]]], batch_size: int
 ) -> None:
     """Length-sorted padded batches, restored to input order, score as one sentence a pass."""
-    assert_same(score_probes_causal(*tiny, PROBES, batch_size), one_by_one)
+    assert_same(score_probes_causal(*tiny, PROBES, batch_size, **CPU), one_by_one)
 
 
 @pytest.mark.parametrize("bos", [True, False])
@@ -123,7 +125,7 @@ def test_scores_are_minus_the_models_own_mean_loss(tiny: Model, bos: bool) -> No
     """Each score is −(mean token loss) of the filled-in sentence, with or without the prefix."""
     # A short, a long and a sentence-initial probe, batched together.
     probes = [PROBES[3], PROBES[2], PROBES[1]]
-    for probe, result in zip(probes, score_probes_causal(*tiny, probes, 3, bos=bos),
+    for probe, result in zip(probes, score_probes_causal(*tiny, probes, 3, **{**CPU, "bos": bos}),
                              strict=True):
         expected = {w: -direct_loss(tiny, filled(probe, w), bos=bos) for w in CANDIDATES}
         assert dict(result) == pytest.approx(expected, abs=1e-5)
@@ -133,7 +135,7 @@ def test_ranking_is_lowest_mean_loss_first(tiny: Model) -> None:
     """The candidates come in order of their sentences' losses, computed directly, lowest first."""
     probe = "a bird usually has <mask> legs ."
     losses = {w: direct_loss(tiny, filled(probe, w)) for w in CANDIDATES}
-    (result,) = score_probes_causal(*tiny, [probe], batch_size=1)
+    (result,) = score_probes_causal(*tiny, [probe], 1, **CPU)
     assert [w for w, _ in result] == sorted(CANDIDATES, key=losses.__getitem__)
     # Far enough apart that the order is the model's, not float noise.
     assert len({round(v, 3) for v in losses.values()}) == len(CANDIDATES)
@@ -141,7 +143,7 @@ def test_ranking_is_lowest_mean_loss_first(tiny: Model) -> None:
 
 def test_rankings_are_complete_and_descending(tiny: Model) -> None:
     """Every probe gets the 12 candidates once each, highest score (lowest loss) first."""
-    for result in score_probes_causal(*tiny, PROBES, batch_size=2):
+    for result in score_probes_causal(*tiny, PROBES, 2, **CPU):
         assert sorted(w for w, _ in result) == sorted(CANDIDATES)
         scores = [s for _, s in result]
         assert scores == sorted(scores, reverse=True)
@@ -156,8 +158,8 @@ def test_the_prefix_makes_a_sentence_initial_candidate_count(tiny: Model) -> Non
     assert prefix_ids(tokenizer, True) == [tokenizer.convert_tokens_to_ids(END)]
     assert prefix_ids(tokenizer, False) == []
     probe = "<mask> birds usually have two legs ."
-    (with_bos,) = score_probes_causal(*tiny, [probe], batch_size=1)
-    (without,) = score_probes_causal(*tiny, [probe], batch_size=1, bos=False)
+    (with_bos,) = score_probes_causal(*tiny, [probe], 1, **CPU)
+    (without,) = score_probes_causal(*tiny, [probe], 1, **{**CPU, "bos": False})
     assert dict(with_bos) != pytest.approx(dict(without), abs=1e-3)
 
 
@@ -174,25 +176,25 @@ def test_a_probe_without_exactly_one_mask_names_its_index(tiny: Model, bad: str)
     """No mask or two masks: an error naming the probe's 0-based index, before any scoring."""
     probes = [PROBES[0], PROBES[1], bad, PROBES[2]]
     with pytest.raises(ReprobeError, match=r"probe 2 \(0-based\).*found [02]"):
-        score_probes_causal(*tiny, probes, batch_size=2)
+        score_probes_causal(*tiny, probes, 2, **CPU)
 
 
 def test_a_probe_longer_than_the_model_names_its_index(tiny: Model) -> None:
     """A filled-in sentence past the tokenizer's limit is refused, not truncated."""
     long = "cats have <mask> legs" + " and two legs" * 30 + " ."
     with pytest.raises(ReprobeError, match=r"probe 1 \(0-based\).*more than the model's 64"):
-        score_probes_causal(*tiny, [PROBES[0], long], batch_size=2)
+        score_probes_causal(*tiny, [PROBES[0], long], 2, **CPU)
 
 
 def test_no_probes_score_to_an_empty_list(tiny: Model) -> None:
     """Nothing to score: nothing returned."""
-    assert score_probes_causal(*tiny, [], batch_size=4) == []
+    assert score_probes_causal(*tiny, [], 4, **CPU) == []
 
 
 def test_throughput_is_logged(tiny: Model, caplog: pytest.LogCaptureFixture) -> None:
     """The log line gives the probe and sentence counts and probes/s."""
     with caplog.at_level(logging.INFO, logger="reprobe.numersense.causal"):
-        score_probes_causal(*tiny, PROBES, batch_size=4)
+        score_probes_causal(*tiny, PROBES, 4, **CPU)
     assert any("7 probes (84 sentences)" in r.getMessage() and "probes/s" in r.getMessage()
                for r in caplog.records)
 
@@ -220,7 +222,7 @@ def gpt_predict_transcribed(model: Model, masked_sent: str) -> list[tuple[str, f
 @pytest.mark.parametrize("batch_size", [None, 1, 4])
 def test_authors_protocol_equals_their_gpt_predict_loop(tiny: Model, batch_size: int | None
                                                         ) -> None:
-    ours = score_probes_causal_authors(*tiny, PROBES, batch_size)
+    ours = score_probes_causal_authors(*tiny, PROBES, batch_size, "cpu", precision=None)
     theirs = [gpt_predict_transcribed(tiny, p) for p in PROBES]
     for a, b in zip(ours, theirs, strict=True):
         assert dict(a) == pytest.approx(dict(b), abs=1e-5)

@@ -52,9 +52,9 @@ def test_predictions_round_trip_and_match_lowercased(tmp_path: Path):
     write_predictions(path, [BIRDS.upper(), EMPTY], [RANKED[BIRDS], RANKED[EMPTY]])
     read = read_predictions(path)
     assert read[probe_key("  " + BIRDS.upper() + " ")] == RANKED[BIRDS]
-    assert hits_at_k([LabelledProbe(BIRDS, "four")], read)[1] == 100.0
+    assert hits_at_k([LabelledProbe(BIRDS, "four")], read, convention="none")[1] == 100.0
     with pytest.raises(KeyError, match="no prediction"):
-        hits_at_k([LabelledProbe("cats have <mask> tails.", "one")], read)
+        hits_at_k([LabelledProbe("cats have <mask> tails.", "one")], read, convention="none")
 
 
 def test_a_malformed_prediction_names_its_line(tmp_path: Path):

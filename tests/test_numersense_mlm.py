@@ -113,13 +113,13 @@ def assert_same(a: list[list[tuple[str, float]]], b: list[list[tuple[str, float]
 def test_batched_scores_equal_one_at_a_time_scores(tiny: Model, batch_size: int) -> None:
     """Length-sorted padded batches, restored to input order, score as one probe a pass does."""
     mlm, tokenizer = tiny
-    one_by_one = score_one_by_one(mlm, tokenizer, PROBES)
-    assert_same(score_probes(mlm, tokenizer, PROBES, batch_size), one_by_one)
+    one_by_one = score_one_by_one(mlm, tokenizer, PROBES, "cpu")
+    assert_same(score_probes(mlm, tokenizer, PROBES, batch_size, "cpu"), one_by_one)
 
 
 def test_scores_are_the_softmax_over_the_whole_vocabulary(tiny: Model) -> None:
     """Each score is the candidate's probability at the mask; the 12 sum to less than 1."""
-    ranked = score_probes(*tiny, PROBES, batch_size=4)
+    ranked = score_probes(*tiny, PROBES, batch_size=4, device="cpu")
     for probe, result in zip(PROBES, ranked, strict=True):
         expected = direct_scores(tiny, probe)
         assert dict(result) == pytest.approx(expected, abs=1e-5)
@@ -148,7 +148,7 @@ def test_a_sentence_initial_probe_uses_the_bare_forms(tiny: Model) -> None:
 
     mlm, tokenizer = tiny
     probe = "<mask> birds usually have two legs ."
-    (result,) = score_probes(mlm, tokenizer, [probe], batch_size=1)
+    (result,) = score_probes(mlm, tokenizer, [probe], batch_size=1, device="cpu")
     encoded = tokenizer(model_text(probe, tokenizer.mask_token), return_tensors="pt")
     with torch.no_grad():
         probs = mlm(**encoded).logits[0, 1].softmax(-1)
@@ -158,7 +158,7 @@ def test_a_sentence_initial_probe_uses_the_bare_forms(tiny: Model) -> None:
 
 def test_rankings_are_complete_and_descending(tiny: Model) -> None:
     """Every probe gets the 12 candidates once each, best first."""
-    for result in score_probes(*tiny, PROBES, batch_size=3):
+    for result in score_probes(*tiny, PROBES, batch_size=3, device="cpu"):
         assert sorted(w for w, _ in result) == sorted(CANDIDATES)
         scores = [s for _, s in result]
         assert scores == sorted(scores, reverse=True)
@@ -175,7 +175,7 @@ def test_ranking_follows_the_scores(tiny: Model) -> None:
         bias[ids["four"]] += 30.0
         bias[ids["seven"]] += 20.0
     spaced = [p for p in PROBES if not mask_at_start(p)]
-    for result in score_probes(mlm, tokenizer, spaced, batch_size=4):
+    for result in score_probes(mlm, tokenizer, spaced, batch_size=4, device="cpu"):
         assert [w for w, _ in result[:2]] == ["four", "seven"]
         assert result[0][1] > 0.99
 
@@ -195,7 +195,7 @@ def test_a_probe_without_exactly_one_mask_names_its_index(tiny: Model, bad: str)
     """No mask or two masks: an error naming the probe's 0-based index, before any scoring."""
     probes = [PROBES[0], PROBES[1], bad, PROBES[2]]
     with pytest.raises(ReprobeError, match=r"probe 2 \(0-based\).*found [02]"):
-        score_probes(*tiny, probes, batch_size=2)
+        score_probes(*tiny, probes, batch_size=2, device="cpu")
 
 
 def test_length_sorted_batches_group_similar_lengths() -> None:
@@ -214,13 +214,13 @@ def test_rank_breaks_ties_in_candidate_order() -> None:
 
 def test_no_probes_score_to_an_empty_list(tiny: Model) -> None:
     """Nothing to score: nothing returned, no model call."""
-    assert score_probes(*tiny, [], batch_size=4) == []
+    assert score_probes(*tiny, [], batch_size=4, device="cpu") == []
 
 
 def test_throughput_is_logged(tiny: Model, caplog: pytest.LogCaptureFixture) -> None:
     """The log line gives the probe count and probes/s."""
     with caplog.at_level(logging.INFO, logger="reprobe.numersense.mlm"):
-        score_probes(*tiny, PROBES, batch_size=4)
+        score_probes(*tiny, PROBES, batch_size=4, device="cpu")
     assert any("8 probes" in r.getMessage() and "probes/s" in r.getMessage()
                for r in caplog.records)
 
@@ -228,12 +228,12 @@ def test_throughput_is_logged(tiny: Model, caplog: pytest.LogCaptureFixture) -> 
 def test_bf16_autocast_scores_close_to_float32(tiny: Model) -> None:
     """Mixed precision runs on CPU too and ranks near the float32 scores; unknown ones fail."""
     mlm, tokenizer = tiny
-    full = score_probes(mlm, tokenizer, PROBES[:3], batch_size=2)
-    half = score_probes(mlm, tokenizer, PROBES[:3], batch_size=2, precision="bf16")
+    full = score_probes(mlm, tokenizer, PROBES[:3], batch_size=2, device="cpu")
+    half = score_probes(mlm, tokenizer, PROBES[:3], batch_size=2, device="cpu", precision="bf16")
     for a, b in zip(full, half, strict=True):
         assert dict(a) == pytest.approx(dict(b), abs=0.05)
     with pytest.raises(ReprobeError, match="precision"):
-        score_probes(mlm, tokenizer, PROBES[:1], batch_size=1, precision="fp8")
+        score_probes(mlm, tokenizer, PROBES[:1], batch_size=1, device="cpu", precision="fp8")
 
 
 def test_the_head_runs_on_the_mask_positions_alone(tiny: Model) -> None:

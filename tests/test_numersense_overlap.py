@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import REPO
 from reprobe.numersense.builder import MISC, RULES, build_probes
 from reprobe.numersense.candidates import CANDIDATES
-from reprobe.numersense.conceptnet import DEFAULT_RELATIONS, build_all_set, read_properties
+from reprobe.numersense.conceptnet import build_all_set, read_properties
 from reprobe.numersense.evaluate import probe_key, read_predictions
 from reprobe.numersense.generics import finetune_rows, read_generics
 from reprobe.numersense.overlap import (
@@ -20,6 +20,8 @@ from reprobe.numersense.overlap import (
     write_overlap_table,
 )
 from reprobe.numersense.probes import LabelledProbe, read_masked_tsv, read_masked_txt
+from reprobe.numersense.settings import BuilderSettings
+from reprobe.step_settings import settings_from_schema
 
 SAMPLES = REPO / "data/samples/numersense"
 CATEGORIES = ("objects", "biology", "geometry", "unit", "math", "physics", "geography", MISC)
@@ -110,13 +112,16 @@ def test_write_overlap_table_as_csv_and_markdown(tmp_path: Path):
 
 def test_sample_files_run_through_the_whole_stage():
     """Builder, adversarial set, fine-tuning rows and label recovery on the committed samples."""
-    built = build_probes(SAMPLES / "omcs_sample.tsv")
+    built = build_probes(SAMPLES / "omcs_sample.tsv",
+                         settings_from_schema(BuilderSettings, "numersense.builder"))
     assert built.rows_read > built.english_rows                      # other languages skipped
     assert all(built.filter_counts[rule] > 0 for rule in RULES), built.filter_counts
     assert all(built.category_counts[c] > 0 for c in CATEGORIES), built.category_counts
 
+    # The default config's relations: RelatedTo with an adjective end (/a) adds candidates.
     properties = read_properties(SAMPLES / "conceptnet_sample.csv",
-                                 relations=DEFAULT_RELATIONS, min_weight=1.0)
+                                 relations={"HasProperty": "any", "RelatedTo": "adjective"},
+                                 min_weight=1.0)
     all_set, counts = build_all_set(built.probes, properties, variants=2)
     assert counts["core"] == len(built.probes)
     assert counts["adversarial"] >= 10

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -12,6 +13,14 @@ import yaml
 from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
 from reprobe.numersense.finetune_settings import FinetuneSettings
+from reprobe.numersense.settings import (
+    TINY_PATH,
+    AdversarialSettings,
+    BuilderSettings,
+    ProbeSettings,
+    RunSettings,
+    TinySettings,
+)
 from reprobe.numersense.targets import (
     DATA,
     MODELS,
@@ -53,7 +62,7 @@ def test_model_type_comes_from_the_tiny_kind_or_the_spec() -> None:
     assert model_type({"tiny": {"kind": "gpt2"}}) == "causal"
     assert model_type({"tiny": {"kind": "roberta"}}) == "masked"
     assert model_type({"hub": "gpt2", "type": "causal"}) == "causal"
-    assert model_type({"path": "models/x"}) == "masked"
+    assert model_type({"path": "models/x", "type": "masked"}) == "masked"
 
 
 def test_table_rows_list_models_then_fine_tuned_rows_by_slug() -> None:
@@ -165,9 +174,47 @@ def test_one_probe_job_per_row_scores_every_set() -> None:
     assert names == ["rebuilt-core", "rebuilt-all", "released-validation"]
     assert sets[2] == golds[2] == raw_target("val")
     assert targets.probe_folder(wildcards(ns_row="GPT-2")) == "results/numersense/probe/GPT-2"
-    assert targets.probe_options() == [*targets.run_options(), "--bos"]
-    # Table 3's templates take no BOS option.
-    assert "--bos" not in targets.run_options()
+    options = targets.probe_options()
+    assert options[0] == "--settings"
+    probe = read_settings(options[1], ProbeSettings, "numersense")
+    assert probe == ProbeSettings(batch_size=32, device="cpu", precision=None, clean_bos=True)
+    # Table 3's templates take no BOS setting.
+    run = targets.run_options()
+    assert run[0] == "--settings" and "clean_bos" not in json.loads(run[1])
+    assert read_settings(run[1], RunSettings, "numersense").batch_size == 32
+
+
+def test_the_builders_settings_keep_the_lexicons_order() -> None:
+    """The lexicon's first matching category wins: its order survives the JSON."""
+    lexicon = {"unit": ["week"], "biology": ["leg"], "animals": ["cat"]}
+    targets = NumerSenseTargets(config(builder={"lexicon": lexicon, "min_tokens": 3}),
+                                raw_target)
+    arguments = targets.builder_arguments()
+    assert arguments[0] == "--settings"
+    builder = read_settings(arguments[1], BuilderSettings, "numersense.builder")
+    assert list(builder.lexicon) == ["unit", "biology", "animals"]
+    assert (builder.min_tokens, builder.max_tokens) == (3, 25)
+    assert list(json.loads(arguments[1])) == sorted(json.loads(arguments[1]))
+
+
+def test_the_adversarial_settings_are_the_section() -> None:
+    relations = {"RelatedTo": "adjective", "HasProperty": "any"}
+    targets = NumerSenseTargets(config(adversarial={"relations": relations}), raw_target)
+    arguments = targets.adversarial_arguments()
+    assert arguments[0] == "--settings"
+    adversarial = read_settings(arguments[1], AdversarialSettings, "numersense.adversarial")
+    assert adversarial == AdversarialSettings(relations=relations, min_weight=1.0, variants=2)
+    assert list(adversarial.relations) == ["RelatedTo", "HasProperty"]
+
+
+def test_a_tiny_row_passes_its_kind_and_settings() -> None:
+    tiny_gpt2 = {"tiny": {"kind": "gpt2", "steps": 7}, "type": "causal"}
+    targets = NumerSenseTargets(config(models={"tiny-GPT-2": tiny_gpt2}), raw_target)
+    options = targets.tiny_options(wildcards(ns_model="tiny-GPT-2"))
+    assert options[:3] == ["--kind", "gpt2", "--settings"]
+    tiny = read_settings(options[3], TinySettings, TINY_PATH)
+    assert tiny == TinySettings(hidden=32, layers=2, heads=2, steps=7, lr=0.003,
+                                vocab_size=1000)
 
 
 def test_fine_tuned_rows_start_from_their_base_folder() -> None:

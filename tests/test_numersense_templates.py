@@ -17,6 +17,7 @@ import pytest
 from reprobe.errors import ReprobeError
 from reprobe.numersense.candidates import CANDIDATES
 from reprobe.numersense.mlm import score_one_by_one
+from reprobe.numersense.settings import RunSettings
 from reprobe.numersense.templates import (
     SLOT,
     TEMPLATES,
@@ -29,6 +30,11 @@ from test_numersense_mlm import build_masked_lm
 
 Model = tuple[Any, Any]
 WORDS = ("birds", "cars", "dogs", "usually", "wheels")
+
+
+def run(batch_size: int) -> RunSettings:
+    """A template run on the CPU in float32."""
+    return RunSettings(batch_size=batch_size, device="cpu", precision=None)
 
 
 @pytest.fixture(scope="module", params=["bert", "roberta"])
@@ -78,11 +84,11 @@ def test_asking_for_more_words_than_exist_gives_all_of_them(tiny: Model) -> None
 def test_object_bias_is_the_mean_of_one_at_a_time_scores(tiny: Model) -> None:
     """Each mean is the average of the candidate's probability over the fillings, in percent."""
     model, tokenizer = tiny
-    results = object_bias(model, tokenizer, TEMPLATES, WORDS, batch_size=4)
+    results = object_bias(model, tokenizer, TEMPLATES, WORDS, run(4))
     assert [template for template, _ in results] == list(TEMPLATES)
     for template, ranked in results:
         probes = [template.replace(SLOT, word) for word in WORDS]
-        scores = [dict(r) for r in score_one_by_one(model, tokenizer, probes)]
+        scores = [dict(r) for r in score_one_by_one(model, tokenizer, probes, "cpu")]
         assert sorted(w for w, _ in ranked) == sorted(CANDIDATES)
         for word, percent in ranked:
             expected = 100 * sum(s[word] for s in scores) / len(WORDS)
@@ -95,7 +101,7 @@ def test_object_bias_is_the_mean_of_one_at_a_time_scores(tiny: Model) -> None:
 def test_top_rows_are_three_per_template(tiny: Model) -> None:
     """Ranks 1-3 per template, the best words first, with the number of fillings."""
     model, tokenizer = tiny
-    results = object_bias(model, tokenizer, TEMPLATES, WORDS, batch_size=8)
+    results = object_bias(model, tokenizer, TEMPLATES, WORDS, run(8))
     rows = top_rows(results, n_words=len(WORDS))
     assert len(rows) == 3 * len(TEMPLATES)
     assert set(rows[0]) == {"template", "rank", "word", "mean_softmax_percent", "n_words"}
@@ -112,6 +118,6 @@ def test_a_template_without_its_slot_or_no_words_is_an_error(tiny: Model) -> Non
     """Both would give a table of nothing: clear errors instead."""
     model, tokenizer = tiny
     with pytest.raises(ReprobeError, match=r"\[x\]"):
-        object_bias(model, tokenizer, ["cats have <mask> legs."], WORDS, batch_size=2)
+        object_bias(model, tokenizer, ["cats have <mask> legs."], WORDS, run(2))
     with pytest.raises(ReprobeError, match="at least one word"):
-        object_bias(model, tokenizer, TEMPLATES, [], batch_size=2)
+        object_bias(model, tokenizer, TEMPLATES, [], run(2))

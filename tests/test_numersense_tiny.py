@@ -90,7 +90,8 @@ def test_the_stage_scorers_score_probes(built: tuple) -> None:
     kind, path = built
     model, tokenizer = load(kind, path)
     scorer = score_probes_causal if kind == "gpt2" else score_probes
-    ranked = scorer(model, tokenizer, PROBES, 2)
+    options = {"bos": True} if kind == "gpt2" else {}
+    ranked = scorer(model, tokenizer, PROBES, 2, "cpu", precision=None, **options)
     assert len(ranked) == len(PROBES)
     for result in ranked:
         assert sorted(w for w, _ in result) == sorted(CANDIDATES)

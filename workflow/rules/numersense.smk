@@ -196,11 +196,11 @@ rule numersense_probe:
         gpu=NS.gpus,
     params:
         sets=NS.probe_arguments,
-        run=NS.probe_options(),
+        settings=NS.probe_options(),
         out=NS.probe_folder,
     shell:
-        "python -m reprobe numersense score {params.sets:q} {params.run:q} --out {params.out:q} "
-        "2> {log:q}"
+        "python -m reprobe numersense score {params.sets:q} {params.settings:q} "
+        "--out {params.out:q} 2> {log:q}"
 
 
 rule numersense_score_released:
@@ -246,11 +246,11 @@ rule numersense_templates:
         gpu=NS.gpus,
     params:
         row=NS.template_arguments,
-        run=NS.run_options(),
+        settings=NS.run_options(),
         seed=config["seed"],
     shell:
         "python -m reprobe numersense templates {params.row:q} --seed {params.seed:q} "
-        "{params.run:q} --output {output:q} 2> {log:q}"
+        "{params.settings:q} --output {output:q} 2> {log:q}"
 
 
 rule numersense_table2:

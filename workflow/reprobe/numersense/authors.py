@@ -159,9 +159,9 @@ def score_probes_authors(
     tokenizer: Any,
     probes: Sequence[str],
     batch_size: int,
-    device: str = "cpu",
+    device: str,
     *,
-    precision: str | None = None,
+    precision: str | None,
 ) -> list[Ranked]:
     """Per probe, in input order, the 12 options ranked as the authors' happytransformer run
     ranks them (scores as their files carry them), in length-sorted batches."""

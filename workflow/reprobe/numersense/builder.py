@@ -41,6 +41,7 @@ from reprobe.errors import InputFormatError
 from reprobe.io import atomic_write_text
 from reprobe.numersense.candidates import CANDIDATES
 from reprobe.numersense.probes import MASK, LabelledProbe, whole_words
+from reprobe.numersense.settings import BuilderSettings
 from reprobe.text import open_text, require_rows
 
 OMCS_COLUMNS: tuple[str, ...] = (
@@ -50,12 +51,6 @@ RULES: tuple[str, ...] = (
     "no_number_word", "non_numeric_use", "too_short", "too_long", "duplicate",
 )
 MISC = "misc"
-
-# Phrases where a number word names no count; a documented default, meant to come from config.
-NON_NUMERIC_PHRASES: tuple[str, ...] = (
-    "no one", "one of", "no longer", "one another", "no matter", "one day", "no doubt",
-    "any one", "no way", "one's", "the one", "this one", "that one", "no more", "no less",
-)
 
 # STAND-IN for the config lexicon: a few keywords for each of Table 1's categories ("misc" is
 # the fallback). Order matters: a probe gets the first category with a matching keyword, so
@@ -151,16 +146,13 @@ def sha256_file(path: Path) -> str:
 
 
 def build_probes(
-    omcs_tsv: Path,
-    *,
-    words: Sequence[str] = CANDIDATES,
-    non_numeric_phrases: Sequence[str] = NON_NUMERIC_PHRASES,
-    min_tokens: int = 4,
-    max_tokens: int = 25,
-    lexicon: Mapping[str, Sequence[str]] | None = None,
+    omcs_tsv: Path, settings: BuilderSettings, *, words: Sequence[str] = CANDIDATES
 ) -> BuildResult:
     """Filter, mask and categorise the English OMCS sentences of one file."""
-    lexicon = DEFAULT_LEXICON if lexicon is None else lexicon
+    # An empty lexicon in the config stands for the built-in one (the schema says so).
+    lexicon = settings.lexicon or DEFAULT_LEXICON
+    non_numeric_phrases = settings.non_numeric_phrases
+    min_tokens, max_tokens = settings.min_tokens, settings.max_tokens
     number_words = whole_words(words)
     phrases = _phrase_pattern(non_numeric_phrases)
     keyword_patterns = {c: _keyword_pattern(k) for c, k in lexicon.items() if k}

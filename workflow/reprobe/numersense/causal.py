@@ -174,17 +174,17 @@ def score_probes_causal(
     tokenizer: Any,
     probes: Sequence[str],
     batch_size: int,
-    device: str = "cpu",
+    device: str,
     *,
-    precision: str | None = None,
-    bos: bool = True,
+    precision: str | None,
+    bos: bool,
 ) -> list[Ranked]:
     """Per probe, in input order, the 12 candidates ranked by −(mean token loss), best first."""
     return _score(model, tokenizer, probes, batch_size, device, precision, bos)
 
 
 def score_one_by_one_causal(
-    model: Any, tokenizer: Any, probes: Sequence[str], device: str = "cpu", *, bos: bool = True
+    model: Any, tokenizer: Any, probes: Sequence[str], device: str, *, bos: bool
 ) -> list[Ranked]:
     """The authors' pace: one filled-in sentence per forward pass, no padding."""
     return _score(model, tokenizer, probes, None, device, None, bos)
@@ -195,9 +195,9 @@ def score_probes_causal_authors(
     tokenizer: Any,
     probes: Sequence[str],
     batch_size: int | None,
-    device: str = "cpu",
+    device: str,
     *,
-    precision: str | None = None,
+    precision: str | None,
 ) -> list[Ranked]:
     """The authors' GPT-2 protocol: the bare sentence as their tokenizer encodes it, scored
     100 − mean token loss, ties in their order; batch_size None: one sentence per pass."""

@@ -13,8 +13,17 @@ from pathlib import Path
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_write_text
 from reprobe.numersense.finetune_settings import FinetuneSettings
+from reprobe.numersense.settings import (
+    TINY_PATH,
+    AdversarialSettings,
+    BuilderSettings,
+    ProbeSettings,
+    RunSettings,
+    TinySettings,
+)
 from reprobe.numersense.table_commands import register_tables
-from reprobe.step_settings import add_settings_option
+from reprobe.step_options import add_names, add_paths, listed, one_of, optional
+from reprobe.step_settings import add_settings_option, read_settings
 
 log = logging.getLogger("reprobe.numersense")
 
@@ -38,11 +47,10 @@ def _probe_texts(path: Path) -> list[str]:
 
 def cmd_build_core(args: argparse.Namespace) -> None:
     """Core probes from OMCS: filters, masking, categories, the filter table."""
-    from reprobe.numersense.builder import DEFAULT_LEXICON, build_probes, write_outputs
+    from reprobe.numersense.builder import build_probes, write_outputs
 
-    lexicon = json.loads(args.lexicon) or DEFAULT_LEXICON
-    result = build_probes(Path(args.omcs), non_numeric_phrases=json.loads(args.phrases),
-                          min_tokens=args.min_tokens, max_tokens=args.max_tokens, lexicon=lexicon)
+    settings = read_settings(args.settings, BuilderSettings, "numersense.builder")
+    result = build_probes(Path(args.omcs), settings)
     write_outputs(result, Path(args.txt), Path(args.tsv), Path(args.card), Path(args.filters))
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter="\t", lineterminator="\n")
@@ -59,14 +67,17 @@ def cmd_build_all(args: argparse.Namespace) -> None:
     from reprobe.numersense.builder import sha256_file
     from reprobe.numersense.conceptnet import build_all_set, read_properties, write_all_set
 
-    properties = read_properties(Path(args.conceptnet), relations=json.loads(args.relations),
-                                 min_weight=args.min_weight)
+    settings = read_settings(args.settings, AdversarialSettings, "numersense.adversarial")
+    # A float even where the config writes `min_weight: 1`: the card says 1.0 either way.
+    min_weight = float(settings.min_weight)
+    properties = read_properties(Path(args.conceptnet), relations=settings.relations,
+                                 min_weight=min_weight)
     probes, counts = build_all_set(_labelled(Path(args.core)), properties,
-                                   variants=args.variants)
+                                   variants=settings.variants)
     parameters = {"conceptnet": args.conceptnet,
                   "conceptnet_sha256": sha256_file(Path(args.conceptnet)),
-                  "relations": json.loads(args.relations), "min_weight": args.min_weight,
-                  "variants": args.variants, "nouns_with_properties": len(properties)}
+                  "relations": settings.relations, "min_weight": min_weight,
+                  "variants": settings.variants, "nouns_with_properties": len(properties)}
     write_all_set(probes, Path(args.txt), Path(args.tsv), Path(args.card), counts, parameters)
     log.info("all probes: %s", json.dumps(counts))
 
@@ -132,9 +143,10 @@ def cmd_tiny(args: argparse.Namespace) -> None:
     lines = [normalise(text) for _, text, language in read_omcs(Path(args.omcs))
              if language == "en"]
     lines += [text for _, text in read_generics(Path(args.generics))]
-    build_tiny_model(args.kind, lines, Path(args.output), seed=args.seed, hidden=args.hidden,
-                     layers=args.layers, heads=args.heads, steps=args.steps, lr=args.lr,
-                     vocab_size=args.vocab_size)
+    settings = read_settings(args.settings, TinySettings, TINY_PATH)
+    build_tiny_model(args.kind, lines, Path(args.output), seed=args.seed,
+                     hidden=settings.hidden, layers=settings.layers, heads=settings.heads,
+                     steps=settings.steps, lr=settings.lr, vocab_size=settings.vocab_size)
     log.info("tiny %s model from %d lines: %s", args.kind, len(lines), args.output)
 
 
@@ -142,7 +154,6 @@ def cmd_finetune(args: argparse.Namespace) -> None:
     """Fine-tune a masked LM with every number word of the training sentences masked."""
     from reprobe.numersense.finetune import finetune_masked_lm
     from reprobe.numersense.finetune_authors import read_sentences
-    from reprobe.step_settings import read_settings
 
     settings = read_settings(args.settings, FinetuneSettings, "numersense.finetune")
     train = Path(args.train)
@@ -156,24 +167,25 @@ def cmd_score(args: argparse.Namespace) -> None:
     """Rank the 12 number words for each probe of each set with any model; write predictions
     in the released layout and, where gold is given, hit@k under every convention."""
     from reprobe.numersense.models import detect_type, load_model
-    from reprobe.numersense.score import RunSettings, check_multi_token, score_sets
-    from reprobe.numersense.sets import load_numersense, numersense_setting, resolve_sets
+    from reprobe.numersense.score import check_multi_token, score_sets
+    from reprobe.numersense.sets import (
+        load_numersense,
+        numersense_setting,
+        probe_settings,
+        resolve_sets,
+    )
 
-    kind = detect_type(args.model) if args.type == "auto" else args.type
+    kind = args.type or detect_type(args.model)
     sets = resolve_sets(args.set, args.gold, args.name, args.configfile)
     # What is not given comes from the config file, else the schema's defaults.
     config = load_numersense(args.configfile)
     protocol = args.protocol or numersense_setting(config, "protocols")[0]
-    run = RunSettings(protocol,
-                      args.batch_size or numersense_setting(config, "batch_size"),
-                      args.device or numersense_setting(config, "device"),
-                      args.precision or numersense_setting(config, "precision"),
-                      numersense_setting(config, "clean_bos") if args.bos is None else args.bos)
+    settings = probe_settings(args.settings, config)
     model, tokenizer = load_model(args.model, kind)
     if kind == "masked" and protocol == "clean":
         check_multi_token(tokenizer)
-    results = score_sets(model, tokenizer, kind, args.row or args.model, sets, run,
-                         Path(args.out))
+    results = score_sets(model, tokenizer, kind, args.row or args.model, sets, protocol,
+                         settings, Path(args.out))
     for name, rows in results.items():
         print(f"{name}: " + "; ".join(f"{r.setting} {r.metric} {r.value:.2f} (n={r.n})"
                                       for r in rows))
@@ -195,13 +207,13 @@ def cmd_templates(args: argparse.Namespace) -> None:
     from reprobe.numersense.models import load_model
     from reprobe.numersense.templates import TEMPLATES, object_bias, top_rows, vocabulary_words
 
+    settings = read_settings(args.settings, RunSettings, "numersense")
     model, tokenizer = load_model(args.model, "masked")
     words = vocabulary_words(tokenizer, args.words, args.seed)
     if len(words) < args.words:
         log.warning("%s: only %d whole words in the vocabulary, not %d", args.model,
                     len(words), args.words)
-    results = object_bias(model, tokenizer, TEMPLATES, words, batch_size=args.batch_size,
-                          device=args.device)
+    results = object_bias(model, tokenizer, TEMPLATES, words, settings)
     # Every word's mean: Table 3 keeps the top 3 of ours beside the paper's top 3.
     rows = top_rows(results, top=len(results[0][1]) if results else 0, n_words=len(words))
     buffer = io.StringIO()
@@ -211,100 +223,79 @@ def cmd_templates(args: argparse.Namespace) -> None:
     atomic_write_text(Path(args.output), buffer.getvalue())
 
 
-def _run_options(parser: argparse.ArgumentParser) -> None:
-    """Batch size, device and precision of a probing step."""
-    parser.add_argument("--batch-size", type=int, required=True,
-                        help="probes per forward pass (length-sorted; the scores equal one "
-                             "probe a pass to float rounding)")
-    parser.add_argument("--device", required=True, help="torch device: cpu, cuda, cuda:1, ...")
-    parser.add_argument("--precision", choices=["bf16", "fp16"], default=None,
-                        help="autocast on a GPU (default: float32)")
-
-
 def _register_builders(sub: argparse._SubParsersAction,
                        add: Callable[..., argparse.ArgumentParser]) -> None:
     """The probe and fine-tuning set builders."""
     core = add("build-core", cmd_build_core, sub)
-    core.add_argument("--omcs", required=True, help="OMCS free sentences (TSV with a header)")
-    core.add_argument("--min-tokens", type=int, required=True, help="shortest sentence kept")
-    core.add_argument("--max-tokens", type=int, required=True, help="longest sentence kept")
-    core.add_argument("--phrases", required=True, help="JSON list of non-numeric phrases")
-    core.add_argument("--lexicon", required=True,
-                      help="JSON map category -> keywords ({} = the built-in lexicon)")
-    core.add_argument("--txt", required=True, help="test.core.masked.txt (released layout)")
-    core.add_argument("--tsv", required=True, help="the probes with their labels")
-    core.add_argument("--card", required=True, help="JSON card: input, counts, parameters")
-    core.add_argument("--categories", required=True, help="TSV probe, label, category")
-    core.add_argument("--filters", required=True, help="filter table CSV (rule, dropped, kept)")
+    add_paths(core, omcs="OMCS free sentences (TSV with a header)",
+              txt="test.core.masked.txt (released layout)", tsv="the probes with their labels",
+              card="JSON card: input, counts, parameters",
+              categories="TSV probe, label, category",
+              filters="filter table CSV (rule, dropped, kept)")
+    add_settings_option(core, BuilderSettings, "numersense.builder")
 
     adversarial = add("build-all", cmd_build_all, sub)
-    adversarial.add_argument("--core", required=True, help="core probes with labels (.tsv)")
-    adversarial.add_argument("--conceptnet", required=True,
-                             help="ConceptNet assertions CSV (.csv or .csv.gz)")
-    adversarial.add_argument("--relations", required=True,
-                             help='JSON map relation -> "any" | "adjective"')
-    adversarial.add_argument("--min-weight", type=float, required=True,
-                             help="lowest edge weight kept")
-    adversarial.add_argument("--variants", type=int, required=True,
-                             help="adversarial probes per core probe at most")
-    adversarial.add_argument("--txt", required=True, help="test.all.masked.txt")
-    adversarial.add_argument("--tsv", required=True, help="the all set with labels")
-    adversarial.add_argument("--card", required=True, help="JSON card")
+    add_paths(adversarial, core="core probes with labels (.tsv)",
+              conceptnet="ConceptNet assertions CSV (.csv or .csv.gz)",
+              txt="test.all.masked.txt", tsv="the all set with labels", card="JSON card")
+    add_settings_option(adversarial, AdversarialSettings, "numersense.adversarial")
 
     train = add("build-train", cmd_build_train, sub)
-    train.add_argument("--generics", required=True, help="GenericsKB-Best TSV")
-    train.add_argument("--tsv", required=True, help="train.masked.tsv")
-    train.add_argument("--card", required=True, help="JSON card")
-    train.add_argument("exclude", nargs="*", help="test probe files (.txt/.tsv) to keep apart")
+    add_paths(train, generics="GenericsKB-Best TSV", tsv="train.masked.tsv", card="JSON card",
+              exclude=listed("test probe files (.txt/.tsv) to keep apart", at_least=0))
 
     labels = add("released-labels", cmd_released_labels, sub)
-    for name in ("core", "all", "train"):
-        labels.add_argument(f"--rebuilt-{name}", required=True, help=f"rebuilt {name} (.tsv)")
-    for name in ("core", "all", "train", "validation"):
-        labels.add_argument(f"--released-{name}", default=None,
-                            help=f"released {name} probes (absent: not compared)")
-    for name in ("core", "all"):
-        labels.add_argument(f"--labelled-{name}", default=None,
-                            help=f"where the released {name} probes the builder re-creates go, "
-                                 "with its labels (.tsv)")
-    for name in ("core", "all"):
-        labels.add_argument(f"--gold-{name}", default=None,
-                            help=f"labels of the released {name} probes (.tsv; absent: the "
-                                 "label agreement of that set is not measured)")
-    labels.add_argument("--csv", required=True, help="overlap table CSV")
-    labels.add_argument("--md", required=True, help="overlap table Markdown")
+    add_paths(labels,
+              **{f"rebuilt_{name}": f"rebuilt {name} (.tsv)" for name in ("core", "all", "train")},
+              **{f"released_{name}": optional(f"released {name} probes (absent: not compared)")
+                 for name in ("core", "all", "train", "validation")},
+              **{f"labelled_{name}": optional(f"where the released {name} probes the builder "
+                                              "re-creates go, with its labels (.tsv)")
+                 for name in ("core", "all")},
+              **{f"gold_{name}": optional(f"labels of the released {name} probes (.tsv; absent: "
+                                          "the label agreement of that set is not measured)")
+                 for name in ("core", "all")},
+              csv="overlap table CSV", md="overlap table Markdown")
 
 
 def _register_models(sub: argparse._SubParsersAction,
                      add: Callable[..., argparse.ArgumentParser]) -> None:
-    """Tiny models, fine-tuning, probing and templates."""
+    """Tiny models and fine-tuning."""
     tiny = add("tiny", cmd_tiny, sub)
-    tiny.add_argument("--kind", choices=["bert", "roberta", "gpt2"], required=True)
-    tiny.add_argument("--omcs", required=True, help="OMCS sentences the model learns from")
-    tiny.add_argument("--generics", required=True, help="GenericsKB sentences, too")
-    tiny.add_argument("--output", required=True, help="model folder (save_pretrained)")
+    add_names(tiny, kind=one_of(["bert", "roberta", "gpt2"]))
+    add_paths(tiny, omcs="OMCS sentences the model learns from",
+              generics="GenericsKB sentences, too", output="model folder (save_pretrained)")
+    add_settings_option(tiny, TinySettings, TINY_PATH)
     tiny.add_argument("--seed", type=int, required=True)
-    for name, kind in (("hidden", int), ("layers", int), ("heads", int), ("steps", int),
-                       ("lr", float), ("vocab-size", int)):
-        tiny.add_argument(f"--{name}", type=kind, required=True)
 
     finetune = add("finetune", cmd_finetune, sub)
-    finetune.add_argument("--base", required=True, help="masked LM folder or hub name")
-    finetune.add_argument("--train", required=True, help="train.masked.tsv (probe<TAB>word), "
-                          "or plain sentences (gkb_best_filtered.txt) when train_set is authors")
-    finetune.add_argument("--output", required=True, help="fine-tuned model folder")
+    add_paths(finetune, base="masked LM folder or hub name",
+              train="train.masked.tsv (probe<TAB>word), or plain sentences "
+                    "(gkb_best_filtered.txt) when train_set is authors",
+              output="fine-tuned model folder")
     add_settings_option(finetune, FinetuneSettings, "numersense.finetune")
     finetune.add_argument("--device", required=True, help="torch device")
 
+
+def _register_probing(sub: argparse._SubParsersAction,
+                      add: Callable[..., argparse.ArgumentParser]) -> None:
+    """Probing any model, scoring the authors' predictions, the templates."""
     score = add("score", cmd_score, sub)
     score.description = (
         "Score any masked or causal LM on NumerSense: ranked predictions in the authors' "
         "released layout (OUT/<name>.jsonl) and, where gold labels are given, hit@1/2/3 under "
         "every no/zero convention (OUT/<name>.csv). Example: reprobe numersense score "
-        "--model bert-base-uncased --set core --out runs/bert")
-    score.add_argument("--model", required=True, help="model folder or hub name")
-    score.add_argument("--type", choices=["auto", "masked", "causal"], default="auto",
-                       help="masked or causal LM (auto: read from the model's config)")
+        "--model bert-base-uncased --set core --out runs/bert --settings '{\"device\": "
+        "\"cuda\"}'. The settings left out of --settings come from --configfile's numersense "
+        "section (the schema's defaults where absent).")
+    add_names(score, model="model folder or hub name",
+              type=one_of(["masked", "causal"], "masked or causal LM (absent: read from the "
+                          "model's config)", required=False),
+              row=optional("row name in the score rows (absent: the model)"),
+              protocol=one_of(["authors", "clean"], "authors: the authors' procedure (the "
+                              "paper's rows); clean: the probe as written, whole-vocabulary "
+                              "softmax (masked) or a BOS token first (causal); absent: the "
+                              "config's first protocol", required=False))
     score.add_argument("--set", action="append", required=True, metavar="SET",
                        help="core, all or validation (the configured released file, fetched "
                             "by the workflow) or a probe file (.txt one probe a line, .tsv "
@@ -316,41 +307,23 @@ def _register_models(sub: argparse._SubParsersAction,
     score.add_argument("--name", action="append", default=[], metavar="NAME",
                        help="output name for each --set in order (default: the set's name or "
                             "file stem)")
-    score.add_argument("--row", default=None, help="row name in the score rows (default: "
-                                                    "the model)")
-    score.add_argument("--protocol", choices=["authors", "clean"], default=None,
-                       help="authors: the authors' procedure (the paper's rows); clean: the "
-                            "probe as written, whole-vocabulary softmax (masked) or a BOS "
-                            "token first (causal); default: the config's first protocol")
-    score.add_argument("--bos", action=argparse.BooleanOptionalAction, default=None,
-                       help="clean protocol, causal LMs: a BOS token before each sentence "
-                            "(default: the config's clean_bos)")
-    score.add_argument("--batch-size", type=int, default=None,
-                       help="probes per forward pass, length-sorted (default: the config's)")
-    score.add_argument("--device", default=None,
-                       help="torch device: cpu, cuda, cuda:1, ... (default: the config's)")
-    score.add_argument("--precision", choices=["bf16", "fp16"], default=None,
-                       help="autocast on a GPU (default: float32)")
+    add_settings_option(score, ProbeSettings, "numersense", required=False)
     score.add_argument("--configfile", default="config/config.yaml",
-                       help="where core/all/validation, their gold and the defaults of the "
-                            "options above are configured (schema defaults where absent)")
-    score.add_argument("--out", required=True, help="folder for predictions and scores")
+                       help="where core/all/validation, their gold and the settings --settings "
+                            "leaves out are configured (schema defaults where absent)")
+    add_paths(score, out="folder for predictions and scores")
 
     released = add("score-released", cmd_score_released, sub)
-    released.add_argument("--row", required=True, help="row name in Table 2")
-    released.add_argument("--set", required=True, help="core or all")
-    released.add_argument("--predictions", required=True, help="the authors' .output.jsonl")
-    released.add_argument("--gold", required=True, help="labelled probes (.tsv)")
-    released.add_argument("--scores", required=True,
-                          help="hit@k score rows under every convention (CSV)")
+    add_names(released, row="row name in Table 2", set="core or all")
+    add_paths(released, predictions="the authors' .output.jsonl", gold="labelled probes (.tsv)",
+              scores="hit@k score rows under every convention (CSV)")
 
     templates = add("templates", cmd_templates, sub)
-    templates.add_argument("--row", required=True, help="row name in Table 3")
-    templates.add_argument("--model", required=True, help="masked LM folder or hub name")
+    add_names(templates, row="row name in Table 3", model="masked LM folder or hub name")
     templates.add_argument("--words", type=int, required=True, help="words filling [x]")
     templates.add_argument("--seed", type=int, required=True, help="seed of the word draw")
-    templates.add_argument("--output", required=True, help="mean softmax per word (CSV)")
-    _run_options(templates)
+    add_paths(templates, output="mean softmax per word (CSV)")
+    add_settings_option(templates, RunSettings, "numersense")
 
 
 def register(commands: argparse._SubParsersAction,
@@ -360,4 +333,5 @@ def register(commands: argparse._SubParsersAction,
     sub = group.add_subparsers(dest="numersense_command", required=True, metavar="STEP")
     _register_builders(sub, add)
     _register_models(sub, add)
+    _register_probing(sub, add)
     register_tables(sub, add)

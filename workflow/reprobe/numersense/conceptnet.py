@@ -45,10 +45,6 @@ from reprobe.text import open_text, require_rows
 Properties = Mapping[str, Sequence[tuple[str, float]]]
 FIELDS = 5
 ANY, ADJECTIVE = "any", "adjective"
-# Documented defaults, meant to come from config: the paper names HasProperty; RelatedTo with an
-# adjective end (/a) adds many more candidates.
-DEFAULT_RELATIONS: dict[str, str] = {"HasProperty": ANY, "RelatedTo": ADJECTIVE}
-DEFAULT_MIN_WEIGHT = 1.0
 COUNT_KEYS: tuple[str, ...] = (
     "core", "adversarial", "before_counted_noun", "before_subject_noun", "core_with_variant",
     "no_noun", "no_property",

@@ -163,7 +163,7 @@ def score_lines(gold: Iterable[LabelledProbe], lines: Sequence[PredictionLine], 
 
 
 def hits_at_k(gold: Iterable[LabelledProbe], predictions: Mapping[str, Ranked], *,
-              ks: Sequence[int] = (1, 2, 3), convention: str = "none"
+              ks: Sequence[int] = (1, 2, 3), convention: str
               ) -> dict[int, float]:
     """hit@k in percent for each k, gold line by gold line (every convention but released,
     which needs the prediction lines: `score_lines`)."""

@@ -21,9 +21,10 @@ RELEASED_SUFFIX = " (released predictions)"
 
 
 def model_type(spec: Mapping[str, Any]) -> str:
-    """masked or causal: a tiny model's kind decides, else the spec's `type`."""
+    """masked or causal: a tiny model's kind decides, else the spec's `type` (the schema's
+    default filled in)."""
     if "tiny" in spec:
         return "causal" if spec["tiny"]["kind"] == "gpt2" else "masked"
-    return str(spec.get("type", "masked"))
+    return str(spec["type"])
 
 

@@ -133,7 +133,7 @@ def score_probes(
     tokenizer: Any,
     probes: Sequence[str],
     batch_size: int,
-    device: str = "cpu",
+    device: str,
     *,
     precision: str | None = None,
     head_at_mask: bool = True,
@@ -181,7 +181,7 @@ def score_probes(
 
 
 def score_one_by_one(
-    model: Any, tokenizer: Any, probes: Sequence[str], device: str = "cpu"
+    model: Any, tokenizer: Any, probes: Sequence[str], device: str
 ) -> list[Ranked]:
     """The clean protocol one probe per forward pass (batch size 1, the authors' pace), no
     padding, the vocabulary's logits at every position."""

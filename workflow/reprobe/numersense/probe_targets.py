@@ -15,7 +15,9 @@ from reprobe.numersense.layout import (
     VARIANTS,
     model_type,
 )
+from reprobe.numersense.settings import ProbeSettings, RunSettings
 from reprobe.reads import Read, slug
+from reprobe.step_settings import settings_json
 
 
 class ProbeRow(NamedTuple):
@@ -35,7 +37,7 @@ def probe_rows(numersense: Mapping[str, Any]) -> dict[str, ProbeRow]:
     authors' keeps the row's name, clean adds " (clean)"), then the fine-tuned rows."""
     default = list(numersense["protocols"])
     specs = {**{name: spec for name, spec in numersense["models"].items()},
-             **{name: {} for name in numersense.get("finetune", {}).get("rows", {})}}
+             **{name: {} for name in numersense["finetune"]["rows"]}}
     rows = {}
     for name, spec in specs.items():
         kind = model_type(spec) if spec else "masked"
@@ -126,16 +128,12 @@ class ProbeTargets:
         return f"{RESULTS}/probe/{wildcards.ns_row}"
 
     def run_options(self) -> list[str]:
-        """Batch size, device and precision of a probing or template job, as argument tokens."""
-        options = ["--batch-size", str(self.ns["batch_size"]), "--device", self.ns["device"]]
-        if self.ns["precision"]:
-            options += ["--precision", self.ns["precision"]]
-        return options
+        """A template job's settings (batch size, device, precision), as argument tokens."""
+        return ["--settings", settings_json(self.ns, RunSettings)]
 
     def probe_options(self) -> list[str]:
-        """A probing job's run options and BOS setting (clean protocol, causal LMs), as argument
-        tokens."""
-        return [*self.run_options(), "--bos" if self.ns["clean_bos"] else "--no-bos"]
+        """A probing job's settings (a template job's and clean_bos), as argument tokens."""
+        return ["--settings", settings_json(self.ns, ProbeSettings)]
 
     def score_files(self, variant: str) -> list[str]:
         """Every score file of one variant: each row on each set, and for the released variant

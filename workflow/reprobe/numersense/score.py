@@ -27,6 +27,7 @@ from reprobe.numersense.evaluate import (
     write_predictions,
 )
 from reprobe.numersense.probes import LabelledProbe
+from reprobe.numersense.settings import ProbeSettings
 from reprobe.scores import ScoreRow, write_scores
 
 log = logging.getLogger(__name__)
@@ -34,16 +35,6 @@ log = logging.getLogger(__name__)
 PROTOCOLS = ("authors", "clean")
 PAPER = "numersense"
 KS = (1, 2, 3)
-
-
-class RunSettings(NamedTuple):
-    """How a probing run goes: protocol, batch size, device, precision, BOS (clean, causal)."""
-
-    protocol: str
-    batch_size: int
-    device: str
-    precision: str | None
-    bos: bool
 
 
 class ScoredSet(NamedTuple):
@@ -55,24 +46,24 @@ class ScoredSet(NamedTuple):
     gold: list[LabelledProbe] | None
 
 
-def rank_probes(model: Any, tokenizer: Any, kind: str, probes: Sequence[str],
-                run: RunSettings) -> list[Ranked]:
-    """Each probe's 12 number words ranked under the run's protocol."""
+def rank_probes(model: Any, tokenizer: Any, kind: str, probes: Sequence[str], protocol: str,
+                run: ProbeSettings) -> list[Ranked]:
+    """Each probe's 12 number words ranked under a protocol."""
     from reprobe.numersense.authors import score_probes_authors
     from reprobe.numersense.causal import score_probes_causal, score_probes_causal_authors
     from reprobe.numersense.mlm import score_probes
 
-    if run.protocol not in PROTOCOLS:
-        raise ReprobeError(f"unknown protocol {run.protocol!r}; use one of {list(PROTOCOLS)}")
+    if protocol not in PROTOCOLS:
+        raise ReprobeError(f"unknown protocol {protocol!r}; use one of {list(PROTOCOLS)}")
     options = {"precision": run.precision}
     if kind == "masked":
-        scorer = score_probes_authors if run.protocol == "authors" else score_probes
+        scorer = score_probes_authors if protocol == "authors" else score_probes
         return scorer(model, tokenizer, probes, run.batch_size, run.device, **options)
-    if run.protocol == "authors":
+    if protocol == "authors":
         return score_probes_causal_authors(model, tokenizer, probes, run.batch_size, run.device,
                                            **options)
     return score_probes_causal(model, tokenizer, probes, run.batch_size, run.device,
-                               bos=run.bos, **options)
+                               bos=run.clean_bos, **options)
 
 
 def check_multi_token(tokenizer: Any) -> None:
@@ -131,13 +122,13 @@ def set_label(name: str) -> str:
 
 
 def score_sets(model: Any, tokenizer: Any, kind: str, row: str, sets: Sequence[ScoredSet],
-               run: RunSettings, out_dir: Path) -> dict[str, list[ScoreRow]]:
+               protocol: str, run: ProbeSettings, out_dir: Path) -> dict[str, list[ScoreRow]]:
     """Score each set; write `<name>.jsonl` (and `<name>.csv` where gold is given) in out_dir."""
     results = {}
     for scored in sets:
         distinct = list(dict.fromkeys(scored.probes))
         lines = prediction_lines(scored.probes, rank_probes(model, tokenizer, kind, distinct,
-                                                            run))
+                                                            protocol, run))
         write_predictions(out_dir / f"{scored.name}.jsonl", [line.probe for line in lines],
                           [line.ranked for line in lines])
         if scored.gold is None:
@@ -146,7 +137,7 @@ def score_sets(model: Any, tokenizer: Any, kind: str, row: str, sets: Sequence[S
         rows = convention_rows(row, set_label(scored.name), scored.gold, lines)
         write_scores(rows, out_dir / f"{scored.name}.csv")
         results[scored.name] = rows
-        log.info("%s on %s (%s): %s", row, scored.name, run.protocol,
+        log.info("%s on %s (%s): %s", row, scored.name, protocol,
                  "; ".join(f"{r.setting} {r.metric} {r.value:.2f} (n={r.n})" for r in rows
                            if r.metric.endswith("hit@1")))
     return results

@@ -8,6 +8,7 @@ fetched it (`data/raw/<source>/…`, or a `path:` source's own place). The gold 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from reprobe.errors import ReprobeError
 from reprobe.numersense.candidates import CANDIDATES
 from reprobe.numersense.probes import read_masked_tsv, read_masked_txt
 from reprobe.numersense.score import ScoredSet
+from reprobe.numersense.settings import ProbeSettings
 
 NAMED_SETS = ("core", "all", "validation")
 NO_GOLD = "-"
@@ -41,6 +43,17 @@ def numersense_setting(config: Mapping[str, Any], key: str) -> Any:
     if key in section:
         return section[key]
     return load_schema()["properties"]["numersense"]["properties"][key]["default"]
+
+
+def probe_settings(text: str | None, config: Mapping[str, Any]) -> ProbeSettings:
+    """A probing run's settings: the keys `--settings` gives, the others the config's (else
+    the schema's defaults)."""
+    from reprobe.io import json_object
+    from reprobe.step_settings import read_settings, setting_names
+
+    given = json_object(text, "--settings (config section numersense)") if text else {}
+    values = {name: numersense_setting(config, name) for name in setting_names(ProbeSettings)}
+    return read_settings(json.dumps({**values, **given}), ProbeSettings, "numersense")
 
 
 def source_file(config: Mapping[str, Any], spec: Mapping[str, Any], where: str) -> Path:

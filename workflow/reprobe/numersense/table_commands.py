@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reprobe.errors import ReprobeError
+from reprobe.step_options import add_names, add_paths, listed, one_of, optional
 
 
 def cmd_table2(args: argparse.Namespace) -> None:
@@ -57,34 +58,27 @@ def _convention(parser: argparse.ArgumentParser) -> None:
 
 
 def register_tables(sub: argparse._SubParsersAction,
-                     add: Callable[..., argparse.ArgumentParser]) -> None:
+                    add: Callable[..., argparse.ArgumentParser]) -> None:
     """Tables 2 and 3 and Figure 3."""
     table2 = add("table2", cmd_table2, sub)
-    table2.add_argument("--variant", choices=["rebuilt", "released"], required=True)
-    table2.add_argument("--reference", required=True, help="the paper's numbers (long CSV)")
-    table2.add_argument("--csv", required=True)
-    table2.add_argument("--md", required=True)
-    table2.add_argument("--gold", default=None,
-                        help="where the released core/all labels come from (a note); absent: "
-                             "the labels the builder re-creates")
+    add_names(table2, variant=one_of(["rebuilt", "released"]),
+              gold=optional("where the released core/all labels come from (a note); absent: "
+                            "the labels the builder re-creates"))
+    add_paths(table2, reference="the paper's numbers (long CSV)", csv="Table 2 (CSV)",
+              md="Table 2 (Markdown)", scores=listed("score files", at_least=0))
     _convention(table2)
-    table2.add_argument("scores", nargs="*", help="score files")
 
     conventions = add("table2-conventions", cmd_table2_conventions, sub)
-    conventions.add_argument("--csv", required=True)
-    conventions.add_argument("--md", required=True)
-    conventions.add_argument("scores", nargs="+", help="score files")
+    add_paths(conventions, csv="every convention's numbers (CSV)", md="the same (Markdown)",
+              scores=listed("score files"))
 
     table3 = add("table3", cmd_table3, sub)
-    table3.add_argument("--reference", required=True, help="the paper's numbers (long CSV)")
-    table3.add_argument("--csv", required=True)
-    table3.add_argument("--md", required=True)
-    table3.add_argument("results", nargs="+", help="per-row template results (CSV)")
+    add_paths(table3, reference="the paper's numbers (long CSV)", csv="Table 3 (CSV)",
+              md="Table 3 (Markdown)", results=listed("per-row template results (CSV)"))
 
     figure = add("figure3", cmd_figure3, sub)
-    figure.add_argument("--categories", required=True, help="core probes with categories (TSV)")
-    figure.add_argument("--reference", required=True, help="the paper's numbers (long CSV)")
-    figure.add_argument("--csv", required=True, help="per-category hit@1 (a .md goes beside)")
-    figure.add_argument("--png", required=True, help="the figure")
-    figure.add_argument("predictions", nargs="+", help="ROW=predictions.jsonl on the core set")
+    add_paths(figure, categories="core probes with categories (TSV)",
+              reference="the paper's numbers (long CSV)",
+              csv="per-category hit@1 (a .md goes beside)", png="the figure",
+              predictions=listed("ROW=predictions.jsonl on the core set"))
     _convention(figure)

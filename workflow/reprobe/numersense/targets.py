@@ -27,9 +27,18 @@ from reprobe.numersense.layout import (  # noqa: F401 (re-exported for the rules
     model_type,
 )
 from reprobe.numersense.probe_targets import ProbeRow, ProbeTargets, probe_rows  # noqa: F401
+from reprobe.numersense.settings import AdversarialSettings, BuilderSettings, TinySettings
 from reprobe.reads import Read, inside, slug
 from reprobe.resources import Scale, job_resources
-from reprobe.step_settings import settings_json
+from reprobe.step_settings import setting_names, settings_json
+
+
+def ordered_settings_json(section: Mapping[str, Any], cls: type) -> str:
+    """The part of a config section a settings class reads, as JSON: its keys sorted, as
+    `settings_json` sorts them, but a map inside kept in the config's order (the builder's
+    lexicon gives a probe its first matching category)."""
+    return json.dumps({name: section[name] for name in sorted(setting_names(cls))},
+                      ensure_ascii=False)
 
 
 def check_models(numersense: Mapping[str, Any]) -> None:
@@ -40,8 +49,8 @@ def check_models(numersense: Mapping[str, Any]) -> None:
         if "tiny" in spec and "type" in spec and spec["type"] != model_type(spec):
             raise ConfigError(f"numersense.models.{name}.type: a tiny {spec['tiny']['kind']} "
                               f"model is {model_type(spec)}, not {spec['type']}")
-    finetune = numersense.get("finetune", {})
-    for row, base in finetune.get("rows", {}).items():
+    finetune = numersense["finetune"]
+    for row, base in finetune["rows"].items():
         if base not in models:
             raise ConfigError(f"numersense.finetune.rows.{row}: no model row named {base!r}")
         if model_type(models[base]) != "masked":
@@ -49,23 +58,23 @@ def check_models(numersense: Mapping[str, Any]) -> None:
                               "(the paper fine-tunes masked LMs only)")
         if row in models:
             raise ConfigError(f"numersense.finetune.rows.{row}: also a numersense.models row")
-    inputs = numersense.get("inputs", {})
+    inputs = numersense["inputs"]
     for name, spec in models.items():
         if "tiny" in spec and not {"omcs", "generics"} <= set(inputs):
             raise ConfigError(f"numersense.models.{name}.tiny: a tiny model is trained on "
                               "numersense.inputs.omcs and .generics, which the config leaves out")
-    if finetune.get("rows") and finetune.get("train_set", "rebuilt") == "rebuilt" and (
+    if finetune["rows"] and finetune["train_set"] == "rebuilt" and (
             "generics" not in inputs):
         raise ConfigError("numersense.finetune.rows: the rebuilt fine-tuning set is built from "
                           "numersense.inputs.generics, which the config leaves out")
-    needed = TRAIN_SETS.get(finetune.get("train_set", "rebuilt"))
-    if needed and needed not in numersense.get("released", {}):
+    needed = TRAIN_SETS.get(finetune["train_set"])
+    if needed and needed not in numersense["released"]:
         raise ConfigError(f"numersense.finetune.train_set: {finetune['train_set']} needs "
                           f"numersense.released.{needed}")
-    for name in (numersense.get("templates", {}).get("models") or []):
+    for name in (numersense["templates"]["models"] or []):
         if name not in models or model_type(models[name]) != "masked":
             raise ConfigError(f"numersense.templates.models: {name!r} is not a masked-LM row")
-    names = [*models, *finetune.get("rows", {})]
+    names = [*models, *finetune["rows"]]
     slugs = [slug(n) for n in names]
     clash = sorted({s for s in slugs if slugs.count(s) > 1})
     if clash:
@@ -75,7 +84,7 @@ def check_models(numersense: Mapping[str, Any]) -> None:
 def table_rows(numersense: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     """Table 2 rows as slug -> (row name, masked | causal): the models, then the fine-tuned."""
     rows = {slug(name): (name, model_type(spec)) for name, spec in numersense["models"].items()}
-    for name in numersense.get("finetune", {}).get("rows", {}):
+    for name in numersense["finetune"]["rows"]:
         rows[slug(name)] = (name, "masked")
     return rows
 
@@ -245,10 +254,9 @@ class NumerSenseTargets(ProbeTargets):
         return self.ns["models"][self.rows[model][0]]
 
     def tiny_options(self, wildcards: Any) -> list[str]:
-        """`reprobe numersense tiny` options of a tiny row, as argument tokens."""
+        """`reprobe numersense tiny` kind and settings of a tiny row, as argument tokens."""
         tiny = self.spec(wildcards.ns_model)["tiny"]
-        return [part for key, value in sorted(tiny.items())
-                for part in (f"--{key.replace('_', '-')}", str(value))]
+        return ["--kind", tiny["kind"], "--settings", settings_json(tiny, TinySettings)]
 
     def model_location(self, model: str) -> str:
         """Where a row's model is loaded from: a folder built here, a local folder, a hub name."""
@@ -289,20 +297,13 @@ class NumerSenseTargets(ProbeTargets):
     # -- builders ---------------------------------------------------------------------------
 
     def builder_arguments(self) -> list[str]:
-        """`reprobe numersense build-core` settings, as argument tokens (lists and maps as
-        JSON)."""
-        builder = self.ns["builder"]
-        return ["--min-tokens", str(builder["min_tokens"]),
-                "--max-tokens", str(builder["max_tokens"]),
-                "--phrases", json.dumps(builder["non_numeric_phrases"]),
-                "--lexicon", json.dumps(builder["lexicon"])]
+        """`reprobe numersense build-core` settings, as argument tokens."""
+        return ["--settings", ordered_settings_json(self.ns["builder"], BuilderSettings)]
 
     def adversarial_arguments(self) -> list[str]:
         """`reprobe numersense build-all` settings, as argument tokens."""
-        adversarial = self.ns["adversarial"]
-        return ["--relations", json.dumps(adversarial["relations"]),
-                "--min-weight", str(adversarial["min_weight"]),
-                "--variants", str(adversarial["variants"])]
+        return ["--settings", ordered_settings_json(self.ns["adversarial"],
+                                                    AdversarialSettings)]
 
     def finetune_arguments(self) -> list[str]:
         """`reprobe numersense finetune` settings, as argument tokens."""

@@ -17,6 +17,7 @@ from reprobe.errors import ReprobeError
 from reprobe.numersense.candidates import CANDIDATES, candidate_token_id, model_name
 from reprobe.numersense.mlm import rank, score_probes
 from reprobe.numersense.probes import MASK
+from reprobe.numersense.settings import RunSettings
 
 SLOT = "[x]"
 TEMPLATES: tuple[str, ...] = (
@@ -88,16 +89,15 @@ def object_bias(
     tokenizer: Any,
     templates: Sequence[str],
     words: Sequence[str],
-    *,
-    batch_size: int,
-    device: str = "cpu",
+    run: RunSettings,
 ) -> list[tuple[str, Ranked]]:
     """Per template, the candidates with their mean probability (percent) over words, best first."""
     if not words:
         raise ReprobeError("object bias needs at least one word to fill the templates with")
     probes = [fill(template, word) for template in templates for word in words]
     # One scoring call for every template: the length-sorted batches then pad the least.
-    ranked = score_probes(model, tokenizer, probes, batch_size, device)
+    ranked = score_probes(model, tokenizer, probes, run.batch_size, run.device,
+                          precision=run.precision)
     results = []
     for index, template in enumerate(templates):
         totals = dict.fromkeys(CANDIDATES, 0.0)

@@ -238,13 +238,13 @@ def build_tiny_model(
     text_lines: Sequence[str],
     out_dir: Path,
     *,
-    seed: int = 0,
-    hidden: int = 32,
-    layers: int = 2,
-    heads: int = 2,
-    steps: int = 30,
-    lr: float = 3e-3,
-    vocab_size: int = 1000,
+    seed: int,
+    hidden: int,
+    layers: int,
+    heads: int,
+    steps: int,
+    lr: float,
+    vocab_size: int,
 ) -> Path:
     """Fit a tokenizer and train a tiny kind model on text_lines, offline; save it to out_dir."""
     forbid_hub_access()
