@@ -4,9 +4,11 @@ schema (the one home of every default), explained by `--help` from the schema.""
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -44,6 +46,9 @@ def test_every_settings_class_matches_its_schema_section_key_for_key():
         read = set(setting_names(settings)) | set(getattr(settings, "NOT_READ", ()))
         assert not read - keys, f"{command}: {sorted(read - keys)} not in the schema's {path}"
         assert not keys - read, f"{command}: {path}.{sorted(keys - read)[0]} is not read"
+        undescribed = [name for name in setting_names(settings)
+                       if not schema_section(path)["properties"][name].get("description")]
+        assert not undescribed, f"{command}: --help cannot explain {path}.{undescribed[0]}"
         for field in dataclasses.fields(settings):
             assert field.default is dataclasses.MISSING, \
                 f"{settings.__name__}.{field.name} restates a default (the schema has it)"
@@ -123,3 +128,79 @@ def test_no_command_line_option_restates_a_default_of_the_schema():
                 for command, option, value in cli_defaults(build_parser())
                 if value in defaults.get(option, [])]
     assert not restated, f"defaults restated outside the schema: {restated}"
+
+
+# The schema sections whose defaults a package's functions could restate: a stage's own
+# section (and its shared definitions, with every key below them).
+PACKAGE_SECTIONS = {
+    "numeracy": ["numeracy"], "equate": ["equate", "$defs.neural_model"],
+    "numersense": ["numersense", "$defs.numersense_model"], "wikipse": ["wikipse"],
+    "wikipedia": ["wikipedia"], "sources": ["download", "$defs.source"]}
+# The embedding trainers serve `numeracy.retrain`: word2vec and fastText its own keys, GloVe
+# those and its `glove` keys (fastText's own learning rate is not GloVe's).
+MODULE_KEYS = {"embeddings/train.py": ["numeracy.retrain"],
+               "embeddings/glove.py": ["numeracy.retrain", "numeracy.retrain.glove"]}
+
+
+def section_defaults(paths: list[str]) -> dict[str, list]:
+    """Every key under these schema sections with the defaults it has there."""
+    found: dict[str, list] = {}
+    for path in paths:
+        schema_defaults(schema_section(path), found)
+    return found
+
+
+def own_key_defaults(paths: list[str]) -> dict[str, list]:
+    """The keys of these schema sections (not of their subsections), with their defaults."""
+    found: dict[str, list] = {}
+    for path in paths:
+        for key, child in schema_section(path)["properties"].items():
+            if "default" in child:
+                found.setdefault(key, []).append(child["default"])
+    return found
+
+
+def checked_modules() -> Iterator[tuple[Path, dict[str, list]]]:
+    """Each module checked for restated defaults, with the defaults it could restate."""
+    for package, sections in PACKAGE_SECTIONS.items():
+        defaults = section_defaults(sections)
+        for module in sorted((REPO / "workflow/reprobe" / package).rglob("*.py")):
+            yield module, defaults
+    for module, sections in MODULE_KEYS.items():
+        yield REPO / "workflow/reprobe" / module, own_key_defaults(sections)
+
+
+def keyword_defaults(source: str) -> Iterator[tuple[int, str, str, object]]:
+    """(line, function, parameter, default) of every constant keyword default in a module, and
+    of every constant default of a class field."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            positional = [*node.args.posonlyargs, *node.args.args]
+            pairs = [*zip(positional[len(positional) - len(node.args.defaults):],
+                          node.args.defaults, strict=True),
+                     *zip(node.args.kwonlyargs, node.args.kw_defaults, strict=True)]
+            for argument, default in pairs:
+                if isinstance(default, ast.Constant):
+                    yield node.lineno, node.name, argument.arg, default.value
+        elif isinstance(node, ast.ClassDef):
+            for field in node.body:
+                if (isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name)
+                        and isinstance(field.value, ast.Constant)):
+                    yield field.lineno, node.name, field.target.id, field.value.value
+
+
+def test_keyword_defaults_are_found():
+    source = "def f(a, b=3, *, c='x', d=None):\n    pass\nclass C:\n    e: int = 5\n"
+    assert list(keyword_defaults(source)) == [(1, "f", "b", 3), (1, "f", "c", "x"),
+                                              (1, "f", "d", None), (4, "C", "e", 5)]
+
+
+def test_no_function_restates_a_default_of_its_section():
+    restated = []
+    for module, defaults in checked_modules():
+        for line, owner, name, value in keyword_defaults(module.read_text(encoding="utf-8")):
+            # None is "not given": an optional argument, not a restated value.
+            if value is not None and any(value == d and type(value) is type(d)
+                                         for d in defaults.get(name, [])):
+                restated.append(f"{module.relative_to(REPO)}:{line} {owner}({name}={value!r})")
+    assert not restated, "defaults restated outside the schema:\n" + "\n".join(restated)

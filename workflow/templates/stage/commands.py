@@ -6,6 +6,8 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.step_options import add_paths
+
 
 def cmd_counts(args: argparse.Namespace) -> None:
     """Count the non-blank lines of a text input; write the counts table."""
@@ -21,6 +23,6 @@ def register(commands: argparse._SubParsersAction,
     group = commands.add_parser("STAGE_NAME", help="STAGE_TITLE")
     sub = group.add_subparsers(dest="STAGE_NAME_command", required=True, metavar="STEP")
     counts = add("counts", cmd_counts, sub)
-    counts.add_argument("--input", required=True, help="a text file")
-    counts.add_argument("--csv", required=True, help="the table, CSV")
-    counts.add_argument("--md", required=True, help="the table, Markdown")
+    # Files in one call; a step with settings adds one `--settings` option for its config
+    # section (reprobe.step_settings.add_settings_option), the rule passing the section as JSON.
+    add_paths(counts, input="a text file", csv="the table, CSV", md="the table, Markdown")
