@@ -58,7 +58,15 @@ rule all:
         ALL_SOURCES,
         TABLES,
         STAGE_TABLES.values(),
+        STAGE_EXPORTS.values(),
         REPORT_PAGES,
+
+
+# Every dataset the run builds, as a folder `datasets.load_dataset` reads (exports/).
+rule exports:
+    input:
+        STAGE_EXPORTS.values(),
+    localrule: True
 
 
 # One target per paper: `snakemake --cores all numersense` builds that paper's tables.

@@ -77,6 +77,8 @@ WIKI_SHARDS = (
 TABLES = []
 # Tables of the paper stages, by stage name: each enabled stage's rules file sets its list.
 STAGE_TABLES = {}
+# Each stage's datasets as Hugging Face dataset folders (and harness tasks), by stage name.
+STAGE_EXPORTS = {}
 
 
 def fetch_input(wildcards):
