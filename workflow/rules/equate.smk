@@ -2,6 +2,7 @@
 # neural NLI rows and Q-REAS on released and rebuilt sets, Table 6, §5.1's perturbation study.
 
 
+from reprobe.equate.export_targets import EXPORTS as EQ_EXPORTS_DIR, EquateExports
 from reprobe.equate.targets import (
     DATA as EQ_DATA,
     MODELS as EQ_MODELS,
@@ -13,6 +14,9 @@ from reprobe.equate.targets import (
 # Every input, parameter and target list of these rules: reprobe/equate/targets.py.
 EQ = EquateTargets(config, raw_target, raw_file)
 STAGE_TABLES["equate"] = EQ.tables
+# Each evaluated set as a Hugging Face dataset folder: reprobe/equate/export_targets.py.
+EQ_EXPORTS = EquateExports(EQ, config.get("sources", {}))
+STAGE_EXPORTS["equate"] = EQ_EXPORTS.folders
 
 
 wildcard_constraints:
@@ -409,3 +413,24 @@ rule equate_recovery_table:
     shell:
         "python -m reprobe equate recovery-table --csv {output.csv:q} --md {output.md:q} "
         "{input:q} 2> {log:q}"
+
+
+rule equate_export:
+    input:
+        unpack(EQ_EXPORTS.inputs),
+    output:
+        directory(f"{EQ_EXPORTS_DIR}/{{dataset}}"),
+    log:
+        "logs/equate_export/{dataset}.log",
+    wildcard_constraints:
+        dataset="|".join(EQ_EXPORTS.sets) or "no-sets",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=20,
+    params:
+        arguments=EQ_EXPORTS.arguments,
+    shell:
+        "python -m reprobe equate export {params.arguments:q} --output {output:q} 2> {log:q}"

@@ -221,6 +221,18 @@ def cmd_recovery_table(args: argparse.Namespace) -> None:
     write_recovery_table([Path(r) for r in args.recovery], Path(args.csv), Path(args.md))
 
 
+def cmd_export(args: argparse.Namespace) -> None:
+    """Write one evaluation set as a Hugging Face dataset folder (Parquet and a dataset card)."""
+    from reprobe.equate.exports import export_set
+    from reprobe.io import json_object
+
+    export_set(Path(args.pairs), Path(args.output), variant=args.variant,
+               test_set=args.test_set,
+               recovery=Path(args.recovery) if args.recovery else None,
+               sources=json_object(args.sources_json, "--sources-json")
+               if args.sources_json else {})
+
+
 def register(commands: argparse._SubParsersAction,
              add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add the `equate` command group to the CLI."""
@@ -326,6 +338,13 @@ def register(commands: argparse._SubParsersAction,
     add_paths(perturbation, reference=optional("published numbers with s5.1 rows"),
               csv="table CSV to write", md="table Markdown to write",
               scores=listed("score rows CSVs"))
+
+    export = add("export", cmd_export, sub)
+    add_names(export, variant=one_of(["released", "rebuilt", "perturbation"]),
+              test_set="the set's name (rte_quant, newsnli, …)")
+    add_paths(export, pairs="the set's jsonl", output="the dataset folder to write",
+              recovery=optional("recovery counts of a rebuilt set, JSON"))
+    export.add_argument("--sources-json", help="the released source's spec (url, sha256)")
 
     recovery = add("recovery-table", cmd_recovery_table, sub)
     add_paths(recovery, csv="table CSV to write", md="table Markdown to write",

@@ -1,0 +1,55 @@
+"""A dataset as a Hugging Face dataset folder (reprobe.hf_dataset): the card's header names
+each split's file, columns and size; splits must agree on their columns."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+import yaml
+
+from reprobe.hf_dataset import DatasetCard, card_header, feature, write_dataset_folder
+
+CARD = DatasetCard(pretty_name="Toy", summary="A toy set.", license="cc-by-4.0",
+                   licence_note="CC BY 4.0.", task_categories=("fill-mask",),
+                   citation="@misc{toy}", built=("made by hand",),
+                   sources={"s": {"url": "https://example.org/s", "sha256": "00" * 32}})
+
+
+def test_column_types_are_the_hubs():
+    assert feature(pa.string()) == {"dtype": "string"}
+    assert feature(pa.int64()) == {"dtype": "int64"}
+    assert feature(pa.list_(pa.string())) == {"sequence": "string"}
+    with pytest.raises(ValueError, match="no dataset card type"):
+        feature(pa.date32())
+
+
+def test_the_folder_holds_a_parquet_file_per_split_and_a_card(tmp_path):
+    splits = {"train": pd.DataFrame({"word": ["a", "b"], "n": [1, 2]}),
+              "test": pd.DataFrame({"word": ["c"], "n": [3]})}
+    write_dataset_folder(tmp_path / "toy", splits, CARD)
+    assert sorted(p.name for p in (tmp_path / "toy/data").iterdir()) == ["test.parquet",
+                                                                          "train.parquet"]
+    text = (tmp_path / "toy/README.md").read_text(encoding="utf-8")
+    header = yaml.safe_load(text.split("---\n")[1])
+    assert header["configs"][0]["data_files"] == [
+        {"split": "train", "path": "data/train.parquet"},
+        {"split": "test", "path": "data/test.parquet"}]
+    assert [s["num_examples"] for s in header["dataset_info"]["splits"]] == [2, 1]
+    assert header["dataset_info"]["features"] == [{"name": "word", "dtype": "string"},
+                                                  {"name": "n", "dtype": "int64"}]
+    assert "00" * 32 in text and "@misc{toy}" in text and "- made by hand" in text
+
+
+def test_splits_with_other_columns_or_none_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="split test has columns"):
+        write_dataset_folder(tmp_path / "x", {"train": pd.DataFrame({"a": [1]}),
+                                              "test": pd.DataFrame({"b": [1]})}, CARD)
+    with pytest.raises(ValueError, match="at least one split"):
+        write_dataset_folder(tmp_path / "y", {}, CARD)
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_the_header_is_the_cards():
+    header = card_header(CARD, {"test": pa.table({"a": ["x"]})})
+    assert (header["license"], header["task_categories"]) == ("cc-by-4.0", ["fill-mask"])

@@ -1,0 +1,51 @@
+"""What the EQUATE export rule reads and writes: one dataset folder per evaluated set."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from reprobe.equate.targets import DATA, EquateTargets
+
+EXPORTS = "exports/equate"
+
+
+def export_name(variant: str, test_set: str) -> str:
+    """A set's folder name: its variant, then its name (`released-stresstest`)."""
+    return f"{variant}-{test_set}"
+
+
+class EquateExports:
+    """The export folders of a configuration's evaluation sets, and what each one reads."""
+
+    def __init__(self, targets: EquateTargets, sources: Mapping[str, Any]) -> None:
+        self.targets, self.sources = targets, sources
+        self.sets = {export_name(variant, test_set): (variant, test_set)
+                     for variant, names in targets.sets.items() for test_set in names}
+        self.folders = [f"{EXPORTS}/{name}" for name in self.sets]
+
+    def recovery(self, variant: str, test_set: str) -> list[str]:
+        """The recovery counts of a rebuilt set compared with its released one (or none)."""
+        path = f"{DATA}/recovery/{test_set}.json"
+        return [path] if variant == "rebuilt" and path in self.targets.recovery_files else []
+
+    def inputs(self, wildcards: Any) -> dict[str, Any]:
+        """The export job's inputs: the set's file (or source) and its recovery counts."""
+        variant, test_set = self.sets[wildcards.dataset]
+        return {"pairs": self.targets.pairs(variant, test_set).target,
+                "recovery": self.recovery(variant, test_set)}
+
+    def arguments(self, wildcards: Any) -> list[str]:
+        """`reprobe equate export` arguments of one folder, as argument tokens."""
+        variant, test_set = self.sets[wildcards.dataset]
+        arguments = ["--variant", variant, "--test-set", test_set,
+                     "--pairs", self.targets.pairs(variant, test_set).path]
+        for path in self.recovery(variant, test_set):
+            arguments += ["--recovery", path]
+        if variant == "released":
+            name = self.targets.released[test_set]["source"]
+            spec = {key: self.sources[name][key] for key in ("url", "path", "sha256")
+                    if self.sources.get(name, {}).get(key)}
+            arguments += ["--sources-json", json.dumps({name: spec}, sort_keys=True)]
+        return arguments
