@@ -16,7 +16,7 @@ EQ = EquateTargets(config, raw_target, raw_file)
 STAGE_TABLES["equate"] = EQ.tables
 # Each evaluated set as a Hugging Face dataset folder: reprobe/equate/export_targets.py.
 EQ_EXPORTS = EquateExports(EQ, config.get("sources", {}))
-STAGE_EXPORTS["equate"] = EQ_EXPORTS.folders
+STAGE_EXPORTS["equate"] = [*EQ_EXPORTS.folders, f"{EQ_EXPORTS_DIR}/lm_eval"]
 
 
 wildcard_constraints:
@@ -434,3 +434,20 @@ rule equate_export:
         arguments=EQ_EXPORTS.arguments,
     shell:
         "python -m reprobe equate export {params.arguments:q} --output {output:q} 2> {log:q}"
+
+
+rule equate_harness_tasks:
+    input:
+        EQ_EXPORTS.folders,
+    output:
+        directory(f"{EQ_EXPORTS_DIR}/lm_eval"),
+    log:
+        "logs/equate_harness_tasks.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=512,
+        runtime=10,
+    shell:
+        "python -m reprobe equate harness-tasks --output {output:q} {input:q} 2> {log:q}"

@@ -233,6 +233,13 @@ def cmd_export(args: argparse.Namespace) -> None:
                if args.sources_json else {})
 
 
+def cmd_harness_tasks(args: argparse.Namespace) -> None:
+    """Write lm-evaluation-harness tasks (NLI as multiple choice) over exported set folders."""
+    from reprobe.equate.harness_tasks import write_tasks
+
+    write_tasks([Path(folder) for folder in args.folders], Path(args.output))
+
+
 def register(commands: argparse._SubParsersAction,
              add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add the `equate` command group to the CLI."""
@@ -345,6 +352,10 @@ def register(commands: argparse._SubParsersAction,
     add_paths(export, pairs="the set's jsonl", output="the dataset folder to write",
               recovery=optional("recovery counts of a rebuilt set, JSON"))
     export.add_argument("--sources-json", help="the released source's spec (url, sha256)")
+
+    harness = add("harness-tasks", cmd_harness_tasks, sub)
+    add_paths(harness, output="the task folder to write (--include_path of lm_eval)",
+              folders=listed("exported set folders (released-rte_quant, …)"))
 
     recovery = add("recovery-table", cmd_recovery_table, sub)
     add_paths(recovery, csv="table CSV to write", md="table Markdown to write",

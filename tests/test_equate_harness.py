@@ -1,0 +1,112 @@
+"""EQUATE's lm-evaluation-harness tasks (reprobe.equate.harness_tasks), run by the real
+harness, offline, on a tiny GPT-2 trained here on the NLI training sample.
+
+The rule the task defines, as the harness scores RTE and ANLI: the context is the prompt
+"{premise}\\nQuestion: {hypothesis} True or False?\\nAnswer:" (three-way: "True, False or
+Neither?"), each choice is " True", " False" (" Neither") after it, and a choice's score is the
+summed log-probability of its tokens given the context; the prediction is the best choice.
+The test recomputes that rule with torch and checks the harness's log-likelihoods (to 1e-4)
+and its accuracy (exactly).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import REPO
+from reprobe.equate import harness_utils
+from reprobe.equate.exports import export_set
+from reprobe.equate.harness_tasks import task_name, task_yaml, write_tasks
+from reprobe.equate.jsonl import read_pairs
+from reprobe.equate.labels import LABELS
+
+SAMPLES = REPO / "data/samples/equate"
+
+
+def test_the_utils_labels_are_reprobes():
+    assert harness_utils.THREE_WAY == LABELS
+    doc = {"gold_label": "contradiction"}
+    assert (harness_utils.three_way_target(doc), harness_utils.two_way_target(doc)) == (2, 1)
+
+
+def test_two_way_sets_ask_true_or_false_and_three_way_sets_add_neither(tmp_path):
+    two = task_yaml(tmp_path / "released-rte_quant")
+    three = task_yaml(tmp_path / "rebuilt-stresstest")
+    assert "True or False?" in two and "doc_to_target: !function utils.two_way_target" in two
+    assert "- Neither" in three and "utils.three_way_target" in three
+    assert f"dataset_path: {(tmp_path / 'rebuilt-stresstest').resolve()}" in three
+    assert task_name(tmp_path / "perturbation-perturbed") == "equate_perturbation_perturbed"
+    assert "True or False?" in task_yaml(tmp_path / "perturbation-unperturbed")
+
+
+def direct_loglikelihood(model, tokenizer, context: str, continuation: str) -> float:
+    """The summed log-probability of `continuation` after `context`, tokenized as the harness
+    does (the pair encoded whole, the context's own encoding split off)."""
+    import torch
+
+    whole = tokenizer.encode(context + continuation)
+    context_ids = tokenizer.encode(context)
+    ids = torch.tensor([whole])
+    with torch.inference_mode():
+        logits = model(input_ids=ids[:, :-1]).logits[0].float()
+    logp = torch.log_softmax(logits, dim=-1).gather(-1, ids[0, 1:, None])[:, 0]
+    return float(logp[len(context_ids) - 1:].sum())
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_harness_scores_a_set_as_the_task_defines(tmp_path, monkeypatch):
+    lm_eval = pytest.importorskip("lm_eval")
+    for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.setenv(name, "1")
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
+    from lm_eval.tasks import TaskManager
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    # A tiny causal LM trained on the NLI sample's sentences (the NumerSense stage's builder).
+    from reprobe.numersense.tiny import build_tiny_model
+
+    train = list(read_pairs(SAMPLES / "nli_train.jsonl"))
+    lines = [text for row in train for text in (row["sentence1"], row["sentence2"])]
+    model_dir = build_tiny_model("gpt2", lines, tmp_path / "gpt2", seed=0, hidden=32, layers=2,
+                                 heads=2, steps=20, lr=3e-3, vocab_size=800)
+    tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+    # Short pairs: the tiny model reads 128 positions, and the harness would cut longer prompts.
+    pairs = [row for row in read_pairs(SAMPLES / "redditnli.jsonl")
+             if len(tokenizer.encode(row["sentence1"] + row["sentence2"])) < 90][:12]
+    assert len(pairs) >= 4
+    source = tmp_path / "redditnli.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in pairs), encoding="utf-8")
+    folder = tmp_path / "exports" / "released-redditnli"
+    export_set(source, folder, variant="released", test_set="redditnli", recovery=None,
+               sources={})
+    write_tasks([folder], tmp_path / "lm_eval")
+    out = lm_eval.simple_evaluate(
+        model="hf", model_args=f"pretrained={model_dir},dtype=float32",
+        tasks=["equate_released_redditnli"],
+        task_manager=TaskManager(include_path=str(tmp_path / "lm_eval"),
+                                 include_defaults=False),
+        num_fewshot=0, batch_size=8, device="cpu", log_samples=True)
+    samples = sorted(out["samples"]["equate_released_redditnli"], key=lambda s: s["doc_id"])
+    assert len(samples) == len(pairs)
+    model = AutoModelForCausalLM.from_pretrained(str(model_dir), local_files_only=True).eval()
+    correct = 0
+    for sample, pair in zip(samples, pairs, strict=True):
+        context = (f"{pair['sentence1']}\nQuestion: {pair['sentence2']} True, False or "
+                   "Neither?\nAnswer:")
+        ours = [direct_loglikelihood(model, tokenizer, context, f" {choice}")
+                for choice in ("True", "Neither", "False")]
+        theirs = [float(ll) for ll, _ in sample["filtered_resps"]]
+        assert ours == pytest.approx(theirs, abs=1e-4)
+        correct += ours.index(max(ours)) == LABELS.index(pair["gold_label"])
+    assert out["results"]["equate_released_redditnli"]["acc,none"] == correct / len(pairs)
+
+
+def test_the_tasks_of_exported_folders_are_written_with_utils(tmp_path):
+    folder = tmp_path / "released-rte_quant"
+    export_set(SAMPLES / "rte_quant.jsonl", folder, variant="released", test_set="rte_quant",
+               recovery=None, sources={})
+    write_tasks([folder], tmp_path / "lm_eval")
+    assert sorted(p.name for p in (tmp_path / "lm_eval").iterdir()) == [
+        "equate_released_rte_quant.yaml", "utils.py"]
