@@ -45,6 +45,8 @@ def test_splits_with_other_columns_or_none_are_refused(tmp_path):
     with pytest.raises(ValueError, match="split test has columns"):
         write_dataset_folder(tmp_path / "x", {"train": pd.DataFrame({"a": [1]}),
                                               "test": pd.DataFrame({"b": [1]})}, CARD)
+    with pytest.raises(ValueError, match="split test has no rows"):
+        write_dataset_folder(tmp_path / "z", {"test": pd.DataFrame({"a": []})}, CARD)
     with pytest.raises(ValueError, match="at least one split"):
         write_dataset_folder(tmp_path / "y", {}, CARD)
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import pytest
 
+from reprobe.errors import ConfigError
+from reprobe.numeracy.export_targets import NumeracyExports
 from reprobe.numeracy.retrain_settings import RetrainSettings
 from reprobe.numeracy.settings import (
     ContrastiveRules,
@@ -133,3 +136,29 @@ def test_resources_scale_with_the_dump_and_grow_on_retry():
     assert train["mem_mb"](None, 2) == 2 * train["mem_mb"](None, 1)
     assert paper.resources("numeracy_train")["mem_mb"](None, 1) > 60000
     assert paper.resources("numeracy_train")["runtime"] > 2000 > train["runtime"]
+
+
+def test_exports_write_one_folder_per_number_set(targets: NumeracyTargets) -> None:
+    sources = {"small": {"path": "v.txt", "sha256": "ab"}, "dump": {"url": "https://d"}}
+    exports = NumeracyExports(targets, sources, "dump")
+    assert exports.folders == [f"exports/numeracy/{name}"
+                               for name in ("retrained", "off_the_shelf", "vec", "zip")]
+    retrained = exports.arguments(w(number_set="retrained"))
+    assert retrained[retrained.index("--mag") + 1] == "results/numeracy/tests/retrained-mag"
+    assert retrained[retrained.index("--num") + 1] == "results/numeracy/tests/retrained-num"
+    assert json.loads(retrained[retrained.index("--sources-json") + 1]) == {
+        "dump": {"url": "https://d"}}
+    vec = exports.arguments(w(number_set="vec"))
+    assert "--mag" not in vec and vec[vec.index("--models") + 1] == "vec"
+    assert json.loads(vec[vec.index("--sources-json") + 1]) == {
+        "small": {"path": "v.txt", "sha256": "ab"}}
+    rules = read_settings(vec[vec.index("--settings") + 1], ContrastiveRules, "numeracy")
+    assert rules.tie_break == "smaller" and rules.ova_exclude_equidistant
+    assert exports.inputs(w(number_set="off_the_shelf")) == [
+        "results/numeracy/tests/off_the_shelf-mag"]
+
+
+def test_a_model_named_as_a_number_set_is_an_error() -> None:
+    named = config(off_the_shelf={"retrained": {"source": "s", "format": "word2vec_txt"}})
+    with pytest.raises(ConfigError, match=r"numeracy\.off_the_shelf\.retrained"):
+        NumeracyExports(NumeracyTargets(named, {}, str), {}, None)

@@ -13,6 +13,7 @@ from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
 from reprobe.step_settings import read_settings
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
+from reprobe.wikipse.export_targets import WikiPseExports
 from reprobe.wikipse.settings import (
     ClassifierSettings,
     EmbeddingProbeSettings,
@@ -22,6 +23,7 @@ from reprobe.wikipse.settings import (
     TyperSettings,
 )
 from reprobe.wikipse.targets import (
+    DATA,
     MODELS,
     TABLES,
     WikiPseTargets,
@@ -385,3 +387,25 @@ def test_without_typing_the_released_files_get_the_baselines_only() -> None:
 def test_a_rebuild_without_the_wikipedia_corpus_is_an_error() -> None:
     with pytest.raises(ConfigError, match=r"wikipse\.typing: the rebuild reads the Wikipedia"):
         WikiPseTargets(config(), raw_target, [])
+
+
+def test_exports_write_each_dataset_and_compare_it_with_the_other() -> None:
+    targets = WikiPseTargets(part2_config(), raw_target, ["0000"])
+    sources = {"dump": {"url": "https://example.org/d.bz2", "sha256": "ab"},
+               "map": {"package": "pkg", "path": "m.map"}}
+    exports = WikiPseExports(targets, sources, "dump")
+    assert exports.folders == ["exports/wikipse/rebuilt", "exports/wikipse/released"]
+    rebuilt = exports.arguments(SimpleNamespace(wp_dataset="rebuilt"))
+    assert rebuilt[rebuilt.index("--train") + 1] == f"{DATA}/dataset/train.tsv"
+    assert rebuilt[rebuilt.index("--compare-test") + 1] == raw_target("test")
+    assert json.loads(rebuilt[rebuilt.index("--sources-json") + 1]) == {
+        "dump": {"url": "https://example.org/d.bz2", "sha256": "ab"},
+        "map": {"path": "pkg package: m.map"}}
+    released = exports.inputs(SimpleNamespace(wp_dataset="released"))
+    assert released["card"] == [] and released["compare"] == [
+        f"{DATA}/dataset/train.tsv", f"{DATA}/dataset/test.tsv"]
+    section = part2_config()
+    del section["wikipse"]["typing"], section["wikipse"]["fold"]
+    alone = WikiPseExports(WikiPseTargets(section, raw_target, []), sources, None)
+    assert alone.folders == ["exports/wikipse/released"]
+    assert "--compare-variant" not in alone.arguments(SimpleNamespace(wp_dataset="released"))

@@ -98,6 +98,10 @@ def write_dataset_folder(folder: Path, splits: Mapping[str, Any], card: DatasetC
               else pa.Table.from_pandas(split, preserve_index=False)
               for name, split in splits.items()}
     first = next(iter(tables.values())).schema
+    empty = [name for name, table in tables.items() if table.num_rows == 0]
+    if empty:
+        # `datasets` cannot read a Parquet split without rows: leave the split out instead.
+        raise ValueError(f"{folder}: split {empty[0]} has no rows")
     for name, table in tables.items():
         if not table.schema.equals(first):
             raise ValueError(f"{folder}: split {name} has columns {table.schema.names}, "

@@ -3,6 +3,7 @@
 
 
 # Names and paths; what each rule reads is decided in reprobe.numeracy.targets.
+from reprobe.numeracy.export_targets import EXPORTS as NUM_EXPORTS_DIR, NumeracyExports
 from reprobe.numeracy.targets import (
     DATA as NUM_DATA,
     MODELS as NUM_MODELS,
@@ -19,6 +20,9 @@ NUM = NumeracyTargets(
     raw_target,
 )
 STAGE_TABLES["numeracy"] = NUM.tables
+# Each number set's tests as a Hugging Face dataset folder: reprobe/numeracy/export_targets.py.
+NUM_EXPORTS = NumeracyExports(NUM, SOURCES, config.get("wikipedia", {}).get("dump"))
+STAGE_EXPORTS["numeracy"] = NUM_EXPORTS.folders
 
 
 wildcard_constraints:
@@ -333,3 +337,24 @@ rule numeracy_table:
         "python -m reprobe numeracy table --table table{wildcards.n:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} "
         "{params.rules:q} {input.scores:q} 2> {log:q}"
+
+
+rule numeracy_export:
+    input:
+        NUM_EXPORTS.inputs,
+    output:
+        directory(f"{NUM_EXPORTS_DIR}/{{number_set}}"),
+    log:
+        "logs/numeracy_export/{number_set}.log",
+    wildcard_constraints:
+        number_set="|".join(re.escape(name) for name in NUM_EXPORTS.sets) or "no-sets",
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=20,
+    params:
+        arguments=NUM_EXPORTS.arguments,
+    shell:
+        "python -m reprobe numeracy export {params.arguments:q} --output {output:q} 2> {log:q}"

@@ -2,6 +2,7 @@
 # word/S-class corpora (one job per Wikipedia shard), the dataset, SKIP/SSKIP, unifΣ/wghtΣ.
 
 
+from reprobe.wikipse.export_targets import EXPORTS as WP_EXPORTS_DIR, WikiPseExports
 from reprobe.wikipse.targets import (
     DATA as WP_DATA,
     MODELS as WP_MODELS,
@@ -13,6 +14,9 @@ from reprobe.wikipse.targets import (
 # Every input, parameter and target list of these rules: reprobe/wikipse/targets.py.
 WP = WikiPseTargets(config, raw_target, WIKI_SHARDS)
 STAGE_TABLES["wikipse"] = WP.tables + WP.outputs
+# Each dataset variant as a Hugging Face dataset folder: reprobe/wikipse/export_targets.py.
+WP_EXPORTS = WikiPseExports(WP, SOURCES, config.get("wikipedia", {}).get("dump"))
+STAGE_EXPORTS["wikipse"] = WP_EXPORTS.folders
 
 
 wildcard_constraints:
@@ -22,6 +26,7 @@ wildcard_constraints:
     wp_variant="rebuilt|released|authors_corpus|authors_embeddings",
     wp_kind="word|unif|wght",
     wp_origin="authors_corpus|authors_embeddings",
+    wp_dataset="rebuilt|released",
 
 
 rule wikipse_freebase:
@@ -184,6 +189,25 @@ rule wikipse_released:
     shell:
         "python -m reprobe wikipse released --words {input.words:q} {params.released:q} "
         "--csv {output.csv:q} --md {output.md:q} 2> {log:q}"
+
+
+rule wikipse_export:
+    input:
+        unpack(WP_EXPORTS.inputs),
+    output:
+        directory(f"{WP_EXPORTS_DIR}/{{wp_dataset}}"),
+    log:
+        "logs/wikipse_export/{wp_dataset}.log",
+    conda:
+        ENVS / "wikipse.yaml"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=20,
+    params:
+        arguments=WP_EXPORTS.arguments,
+    shell:
+        "python -m reprobe wikipse export {params.arguments:q} --output {output:q} 2> {log:q}"
 
 
 rule wikipse_embed:

@@ -179,6 +179,22 @@ def cmd_table(args: argparse.Namespace) -> None:
                          Path(args.csv), Path(args.md), **rules.keywords())
 
 
+def cmd_export(args: argparse.Namespace) -> None:
+    """Write one number set's tests as a Hugging Face dataset folder (Parquet and a card)."""
+    from reprobe.io import json_object
+    from reprobe.numeracy.exports import export_number_set
+
+    folders = {prop: Path(folder) for prop, folder in (("mag", args.mag), ("num", args.num))
+               if folder}
+    if not folders:
+        raise ConfigError("numeracy export: give --mag, --num or both")
+    rows = export_number_set(folders, Path(args.output), number_set=args.number_set,
+                             scope=args.scope, models=args.models,
+                             rules=read_settings(args.settings, ContrastiveRules, "numeracy"),
+                             sources=json_object(args.sources_json, "--sources-json"))
+    log.info("%s: %s", args.output, json.dumps(rows))
+
+
 # A model's role picks its test sets and tables (probe, random).
 ROLES = one_of([OFF_THE_SHELF_ROLE, RETRAINED_ROLE])
 
@@ -254,6 +270,16 @@ def register(commands: argparse._SubParsersAction,
     add_paths(pmi, sentences=several("corpora or shards"), output="top nouns, CSV")
     add_settings_option(pmi, PmiSettings, "numeracy.pmi")
     pmi.add_argument("--seed", type=int, required=True)
+
+    export = add("export", cmd_export, sub)
+    add_names(export, number_set="the set's folder name under exports/numeracy",
+              scope=one_of([RETRAINED_ROLE, OFF_THE_SHELF_ROLE, "model"]),
+              models=several("the models whose vocabularies give the set"))
+    add_paths(export, mag=optional("magnitude test folder"),
+              num=optional("numeration test folder"), output="the dataset folder to write")
+    add_settings_option(export, ContrastiveRules, "numeracy")
+    export.add_argument("--sources-json", required=True,
+                        help="the configured sources the card lists (JSON: name -> spec)")
 
     table = add("table", cmd_table, sub)
     add_names(table, table="table1 … table9")

@@ -140,6 +140,24 @@ def cmd_released(args: argparse.Namespace) -> None:
     write_released_table(comparisons, Path(args.csv), Path(args.md))
 
 
+def cmd_export(args: argparse.Namespace) -> None:
+    """Write one dataset variant as a Hugging Face dataset folder (Parquet and a card)."""
+    from reprobe.io import json_object
+    from reprobe.text import read_json
+    from reprobe.wikipse.exports import export_variant
+
+    built = {**(read_json(Path(args.card)) if args.card else {}),
+             **({"typing_method": args.typing_method} if args.typing_method else {})}
+    compare = (args.compare_variant, {"train": Path(args.compare_train),
+                                      "test": Path(args.compare_test)}) \
+        if args.compare_variant else None
+    rows = export_variant({"train": Path(args.train), "test": Path(args.test)},
+                          Path(args.output), variant=args.variant, built=built,
+                          sources=json_object(args.sources_json, "--sources-json"),
+                          compare=compare)
+    log.info("%s: %s", args.output, json.dumps(rows))
+
+
 def cmd_embed(args: argparse.Namespace) -> None:
     """Train SKIP or SSKIP vectors on a corpus; save them (memory-mappable KeyedVectors)."""
     from reprobe.sources.extract import member_file
@@ -238,6 +256,20 @@ def _register_data(sub: argparse._SubParsersAction,
               released_train=optional("released train.tsv"),
               released_test=optional("released test.tsv"), csv="the table (CSV)",
               md="the table (Markdown)")
+
+    export = add("export", cmd_export, sub)
+    add_names(export, variant=one_of(["rebuilt", "released"]),
+              typing_method=one_of(["table", "freebase"], "the rebuild's typing",
+                                   required=False),
+              compare_variant=one_of(["rebuilt", "released"], "the variant to compare with",
+                                     required=False))
+    add_paths(export, train="the variant's train.tsv (released format)",
+              test="the variant's test.tsv", card=optional("the rebuild's card.json"),
+              compare_train=optional("the other variant's train.tsv"),
+              compare_test=optional("the other variant's test.tsv"),
+              output="the dataset folder to write")
+    export.add_argument("--sources-json", required=True,
+                        help="the configured sources the card lists (JSON: name -> spec)")
 
 
 def _register_vectors(sub: argparse._SubParsersAction,
