@@ -2,6 +2,11 @@
 # GenericsKB fine-tuning set, masked-LM and GPT-2 probing, fine-tuning, Tables 2-3, Figure 3.
 
 
+from reprobe.numersense.export_targets import (
+    EXPORTS as NS_EXPORTS_DIR,
+    HARNESS as NS_HARNESS,
+    NumerSenseExports,
+)
 from reprobe.numersense.targets import (
     DATA as NS_DATA,
     MODELS as NS_MODELS,
@@ -13,6 +18,9 @@ from reprobe.numersense.targets import (
 # Every input, parameter and target list of these rules: reprobe/numersense/targets.py.
 NS = NumerSenseTargets(config, raw_target)
 STAGE_TABLES["numersense"] = NS.tables
+# Each dataset as a Hugging Face dataset folder, and the harness tasks: export_targets.py.
+NS_EXPORTS = NumerSenseExports(NS, config.get("sources", {}))
+STAGE_EXPORTS["numersense"] = NS_EXPORTS.folders
 
 
 wildcard_constraints:
@@ -347,3 +355,46 @@ rule numersense_figure3:
         "python -m reprobe numersense figure3 --categories {input.categories:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --png {output.png:q} "
         "--no-zero {params.no_zero:q} {params.predictions:q} 2> {log:q}"
+
+
+rule numersense_export:
+    input:
+        NS_EXPORTS.inputs,
+    output:
+        directory(f"{NS_EXPORTS_DIR}/{{ns_export}}"),
+    log:
+        "logs/numersense_export/{ns_export}.log",
+    wildcard_constraints:
+        ns_export="|".join(NS_EXPORTS.datasets) or "no-datasets",
+    # A few small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    params:
+        arguments=NS_EXPORTS.arguments,
+    shell:
+        "python -m reprobe numersense export {params.arguments:q} --output {output:q} "
+        "2> {log:q}"
+
+
+rule numersense_harness_tasks:
+    input:
+        NS_EXPORTS.task_folders(),
+    output:
+        directory(NS_HARNESS),
+    log:
+        "logs/numersense_harness_tasks.log",
+    # Small text files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
+    conda:
+        ENVS / "numersense.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    shell:
+        "python -m reprobe numersense harness-tasks --output {output:q} {input:q} 2> {log:q}"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_write_text
+from reprobe.numersense.export_commands import register_exports
 from reprobe.numersense.finetune_settings import FinetuneSettings
 from reprobe.numersense.settings import (
     TINY_PATH,
@@ -335,3 +336,4 @@ def register(commands: argparse._SubParsersAction,
     _register_models(sub, add)
     _register_probing(sub, add)
     register_tables(sub, add)
+    register_exports(sub, add)
