@@ -57,7 +57,7 @@ def config(**typing: object) -> dict:
                    "n_jobs": 1, "analysis_model": "sskip", "public_dim": None,
                    "ambiguity": "authors"},
         "similarity": {}, "public": {}, "senteval": {"tasks": {}, "folds": 10},
-        "authors": {}}}
+        "authors": {}, "extra_vectors": {}}}
 
 
 def test_embedding_and_aggregate_names() -> None:

@@ -26,7 +26,7 @@ STAGE_EXPORTS["numeracy"] = NUM_EXPORTS.folders
 
 
 wildcard_constraints:
-    model="|".join(re.escape(name) for name in NUM.models) or "no-models",
+    model="|".join(re.escape(name) for name in NUM.vector_models) or "no-models",
 
 
 rule numeracy_count:
@@ -290,6 +290,31 @@ rule numeracy_knn:
         "{params.settings:q} --seed {params.seed:q} --output {output:q} 2> {log:q}"
 
 
+# A person's embedding (numeracy.extra_vectors): every table's rows from its own numbers, by
+# the command a person runs without config (reprobe/numeracy/vector_probe.py).
+rule numeracy_extra:
+    input:
+        native_vectors("{model}"),
+    output:
+        f"{NUM_RESULTS}/scores/extra/{{model}}.csv",
+    log:
+        "logs/numeracy_extra/{model}.log",
+    # Killed for memory: once more with twice as much (resources.grows_with_attempt).
+    retries: 1
+    conda:
+        ENVS / "numeracy.yaml"
+    threads: 1
+    resources:
+        **NUM.resources("numeracy_probe"),
+    params:
+        settings=NUM.extra_probe_arguments(),
+        seed=config["seed"],
+    shell:
+        "python -m reprobe numeracy probe --vectors {input:q} --format kv "
+        "--model {wildcards.model:q} {params.settings:q} --seed {params.seed:q} "
+        "--output {output:q} 2> {log:q}"
+
+
 rule numeracy_pmi:
     input:
         list(NUM.corpus_parts.values()),
@@ -333,8 +358,9 @@ rule numeracy_table:
         runtime=10,
     params:
         rules=NUM.test_rules,
+        beyond=NUM.beyond_paper_option(),
     shell:
-        "python -m reprobe numeracy table --table table{wildcards.n:q} "
+        "python -m reprobe numeracy table {params.beyond:q} --table table{wildcards.n:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} "
         "{params.rules:q} {input.scores:q} 2> {log:q}"
 

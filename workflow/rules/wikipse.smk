@@ -27,6 +27,7 @@ wildcard_constraints:
     wp_kind="word|unif|wght",
     wp_origin="authors_corpus|authors_embeddings",
     wp_dataset="rebuilt|released",
+    wp_extra=r"[^/]+",
 
 
 rule wikipse_freebase:
@@ -269,6 +270,19 @@ rule wikipse_authors_vectors:
         "python -m reprobe wikipse import-vectors {params.files:q} --output {output:q} 2> {log:q}"
 
 
+# Each embedding beyond the paper (wikipse.extra_vectors), converted once to a vectors folder
+# that its probes and Table 6 memory-map: reprobe/wikipse/extra.py.
+use rule wikipse_authors_vectors as wikipse_extra_vectors with:
+    input:
+        WP.extra_target,
+    output:
+        directory(f"{WP_MODELS}/extra/{{wp_extra}}"),
+    log:
+        "logs/wikipse_extra_vectors/{wp_extra}.log",
+    params:
+        files=WP.extra_import_arguments,
+
+
 rule wikipse_aggregate:
     input:
         words=rules.wikipse_dataset.output.words,
@@ -334,6 +348,22 @@ rule wikipse_probe:
         "python -m reprobe wikipse probe {params.splits:q} "
         "--vectors {input.vectors:q} {params.settings:q} --seed {params.seed:q} "
         "--scores {output.scores:q} --predictions {output.predictions:q} 2> {log:q}"
+
+
+# The same probes of an embedding beyond the paper, its words looked up plain (@x@, x, X).
+use rule wikipse_probe as wikipse_extra_probe with:
+    input:
+        splits=WP.split_inputs,
+        vectors=f"{WP_MODELS}/extra/{{wp_extra}}",
+    output:
+        scores=f"{WP_RESULTS}/probes/{{wp_variant}}/extra/{{wp_extra}}.csv",
+        predictions=f"{WP_RESULTS}/probes/{{wp_variant}}/extra/{{wp_extra}}.npz",
+    log:
+        "logs/wikipse_probe/{wp_variant}/extra/{wp_extra}.log",
+    params:
+        splits=WP.split_arguments,
+        settings=WP.extra_probe_arguments,
+        seed=config["seed"],
 
 
 rule wikipse_released_stats:

@@ -1,9 +1,15 @@
-"""Load pretrained word vectors in the released formats, and cache them for memory mapping."""
+"""Load pretrained word vectors in the released formats, and cache them for memory mapping.
+
+Only gensim's own KeyedVectors files (`kv`, and the `.kv` cache written here) are memory-mapped:
+their arrays stored as separate `.npy` files are opened read-only with `mmap="r"`. The text
+formats and the word2vec and fastText binaries are read whole into memory by gensim.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import pickle
 import re
 import struct
 from pathlib import Path
@@ -16,7 +22,8 @@ from gensim.models.fasttext import load_facebook_vectors
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path
 
-FORMATS = ("auto", "glove_txt", "word2vec_txt", "word2vec_bin", "fasttext_vec", "fasttext_bin")
+FORMATS = ("auto", "glove_txt", "word2vec_txt", "word2vec_bin", "fasttext_vec", "fasttext_bin",
+           "kv")
 TEXT_FORMATS = ("glove_txt", "word2vec_txt", "fasttext_vec")
 
 # fastText's binary files (since 0.9) open with this int32; older ones open with the dimension.
@@ -26,6 +33,12 @@ _COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
 # Lines whose numbers are parsed before gensim reads the file (the rest only have their fields
 # counted): enough to catch a wrong format early, cheap on a 5 GB file.
 PREVALIDATE_LINES = 100
+# Bytes a text vectors file is made of after its words: a binary format's floats are not.
+_TEXT_BYTES = frozenset(b"0123456789.-+eE \t\r\n")
+# gensim's saved objects are pickles: protocol 2 and later open with this byte.
+_PICKLE = b"\x80"
+# Rows checked for NaN at a time: a memory-mapped matrix is not copied whole.
+_FINITE_BLOCK = 1 << 16
 
 
 def _plain_suffix(path: Path) -> str:
@@ -43,18 +56,22 @@ def _head_lines(path: Path, count: int) -> list[bytes]:
 
 
 def _is_header(first: bytes, second: bytes | None) -> bool:
-    """Whether `first` is a word2vec "N D" header: two integers, and D matching the next line."""
+    """Whether `first` is a word2vec "N D" header: two integers, the next line not a 1-d
+    vector unless D is 1."""
     match = _HEADER.fullmatch(first)
     if match is None:
         return False
-    # A GloVe file of 1-d vectors whose first word is a number looks the same: check the next line.
-    return second is None or len(second.rstrip().split(b" ")) == int(match.group(2)) + 1
+    # A GloVe file of 1-d vectors whose first word is a number looks the same: check the next
+    # line. Any other length is a header whose rows do not match it, which the scan then names.
+    return second is None or int(match.group(2)) == 1 or len(second.rstrip().split(b" ")) != 2
 
 
 def detect_format(path: Path) -> str:
     """Decide a vector file's format from its suffix and its first bytes."""
     path = Path(path)
     suffix = _plain_suffix(path)
+    if suffix == ".kv":
+        return "kv"
     if suffix == ".bin":
         with gensim_utils.open(str(path), "rb") as handle:
             first = handle.readline(64)
@@ -65,6 +82,8 @@ def detect_format(path: Path) -> str:
     lines = _head_lines(path, 2)
     if not lines:
         raise InputFormatError(path, "line 1", "empty file: no vectors")
+    if lines[0].startswith(_PICKLE):
+        return "kv"
     if _is_header(lines[0], lines[1] if len(lines) > 1 else None):
         return "fasttext_vec" if suffix == ".vec" else "word2vec_txt"
     return "glove_txt"
@@ -138,20 +157,83 @@ def _translate(path: Path, fmt: str, error: Exception) -> InputFormatError:
                                           f"{type(error).__name__}: {error}")
 
 
+def _first_non_finite(vectors: np.ndarray) -> int | None:
+    """The first row with a NaN or infinite component, None when every row is finite."""
+    for start in range(0, len(vectors), _FINITE_BLOCK):
+        finite = np.isfinite(vectors[start:start + _FINITE_BLOCK]).all(axis=1)
+        if not finite.all():
+            return start + int(np.argmin(finite))
+    return None
+
+
 def _check_finite_rows(path: Path, kv: KeyedVectors, fmt: str) -> None:
     """Reject NaN or infinite components, naming the first such word (and line, for text)."""
-    finite = np.isfinite(kv.vectors).all(axis=1)
-    if finite.all():
+    row = _first_non_finite(kv.vectors)
+    if row is None:
         return
-    row = int(np.argmin(finite))
     word = kv.index_to_key[row]
     where = f"line {row + (1 if fmt == 'glove_txt' else 2)}" if fmt in TEXT_FORMATS else \
         f"vector {row + 1}"
     raise InputFormatError(path, where, f"vector of {word!r} is not finite (NaN or inf)")
 
 
+def _is_text(data: bytes) -> bool:
+    """Whether bytes look like a text file's (no NUL, no control byte but tab and newline)."""
+    return bool(data) and not any(byte < 9 or 13 < byte < 32 for byte in data)
+
+
+def _check_binary(path: Path, fmt: str) -> None:
+    """Refuse a text file named as a binary format: gensim would read its digits as floats."""
+    with gensim_utils.open(str(path), "rb") as handle:
+        first = handle.readline(64)
+        if first.startswith(_PICKLE):
+            raise InputFormatError(path, "file", f"a saved gensim object (format kv), not {fmt}")
+        if fmt == "fasttext_bin":
+            if _is_text(first + handle.read(64)):
+                raise InputFormatError(path, "line 1", "text, not a fastText binary model "
+                                                       "(fasttext_vec or word2vec_txt?)")
+            if _HEADER.fullmatch(first):
+                raise InputFormatError(path, "line 1", "a word2vec header 'COUNT DIM', not a "
+                                                       "fastText binary model (word2vec_bin?)")
+            return
+        match = _HEADER.fullmatch(first)
+        if match is None:
+            raise InputFormatError(path, "line 1", f"expected a header 'COUNT DIM', found "
+                                                   f"{first[:60]!r}")
+        # The first word ends at its space; the bytes of its vector's floats follow.
+        size = 4 * min(int(match.group(2)), 64)
+        _, _, vector = handle.read(1024 + size).partition(b" ")
+    if vector and set(vector[:size]) <= _TEXT_BYTES:
+        raise InputFormatError(path, "line 2", "text numbers where word2vec_bin has binary "
+                                               "floats (word2vec_txt or fasttext_vec?)")
+
+
+def _load_keyed(path: Path) -> KeyedVectors:
+    """gensim KeyedVectors saved with `.save()` (or a model's `.wv`), arrays memory-mapped."""
+    try:
+        loaded = KeyedVectors.load(str(path), mmap="r")
+    except FileNotFoundError as error:
+        raise InputFormatError(path, "arrays", f"a companion .npy file is missing: "
+                                               f"{error.filename}") from error
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError,
+            ValueError, IndexError, KeyError, UnicodeDecodeError) as error:
+        raise InputFormatError(path, "file", f"cannot be read as kv (gensim KeyedVectors): "
+                                             f"{type(error).__name__}: {error}") from error
+    kv = loaded if isinstance(loaded, KeyedVectors) else getattr(loaded, "wv", None)
+    if not isinstance(kv, KeyedVectors):
+        raise InputFormatError(path, "file", f"holds a {type(loaded).__name__}, not gensim "
+                                             "KeyedVectors")
+    rows, dim = kv.vectors.shape if kv.vectors.ndim == 2 else (len(kv.vectors), -1)
+    if dim != kv.vector_size or rows != len(kv.index_to_key):
+        raise InputFormatError(path, "arrays", f"{len(kv.index_to_key)} words of dimension "
+                                               f"{kv.vector_size}, but vectors of shape "
+                                               f"{kv.vectors.shape}")
+    return kv
+
+
 def load_vectors(path: Path, fmt: str = "auto") -> KeyedVectors:
-    """Load word vectors from GloVe, word2vec or fastText files (`fmt` in FORMATS)."""
+    """Load word vectors from GloVe, word2vec or fastText files, or gensim's own KeyedVectors
+    (memory-mapped), `fmt` in FORMATS."""
     path = Path(path)
     if fmt not in FORMATS:
         raise ValueError(f"unknown vector format {fmt!r}; expected one of {', '.join(FORMATS)}")
@@ -159,8 +241,14 @@ def load_vectors(path: Path, fmt: str = "auto") -> KeyedVectors:
         raise FileNotFoundError(path)
     if fmt == "auto":
         fmt = detect_format(path)
+    if fmt == "kv":
+        kv = _load_keyed(path)
+        _check_finite_rows(path, kv, fmt)
+        return kv
     if fmt in TEXT_FORMATS:
         _scan_text(path, fmt != "glove_txt", PREVALIDATE_LINES)
+    else:
+        _check_binary(path, fmt)
     # Released vector files hold the odd word that is not valid UTF-8 (gensim's own
     # pang_lee_polarity_fasttext.vec does): such a word gets U+FFFD rather than failing the load.
     text = {"unicode_errors": "replace"}
@@ -175,7 +263,7 @@ def load_vectors(path: Path, fmt: str = "auto") -> KeyedVectors:
         else:
             kv = load_facebook_vectors(str(path))
     except (ValueError, EOFError, UnicodeDecodeError, struct.error, NotImplementedError,
-            AssertionError, IndexError, OSError) as error:
+            AssertionError, IndexError, OSError, OverflowError) as error:
         # gensim's messages name neither the line nor, for short lines, the problem.
         raise _translate(path, fmt, error) from error
     _check_finite_rows(path, kv, fmt)

@@ -7,6 +7,7 @@ import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reprobe.errors import ConfigError
 from reprobe.io import atomic_path
@@ -16,13 +17,28 @@ from reprobe.numeracy.settings import (
     KnnSettings,
     PmiSettings,
     SelectionSettings,
+    VectorProbeSettings,
 )
 from reprobe.numeracy.targets import FAMILY_NAMES, OFF_THE_SHELF_ROLE, RETRAINED_ROLE
 from reprobe.scores import ScoreRow, write_scores
-from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
+from reprobe.step_options import (
+    Option,
+    add_names,
+    add_paths,
+    listed,
+    one_of,
+    optional,
+    several,
+)
 from reprobe.step_settings import add_settings_option, read_settings
 
+if TYPE_CHECKING:  # the CLI builds its parser without loading pandas
+    import pandas as pd
+
 log = logging.getLogger("reprobe.numeracy")
+# The seed of `numeracy probe --vectors FILE` when a person gives none (the random baseline and
+# the kNN split): fixed, so two runs give the same rows; the workflow passes the config's seed.
+OWN_VECTORS_SEED = 0
 
 
 def cmd_count(args: argparse.Namespace) -> None:
@@ -80,20 +96,12 @@ def cmd_vectors(args: argparse.Namespace) -> None:
 def cmd_numerals(args: argparse.Namespace) -> None:
     """List a model's numerals (token, value, system) and write its Table 1 row."""
     from reprobe.embeddings.load import load_native
-    from reprobe.numerals import numeral_counts, vocabulary_numerals
+    from reprobe.numeracy.vector_probe import table1_rows, write_numerals
 
     words = load_native(Path(args.vectors)).index_to_key
     with atomic_path(args.output) as tmp:
-        vocabulary_numerals(words).to_csv(tmp, sep="\t", index=False)
-    counts = numeral_counts(words)
-    rows: list[ScoreRow] = []
-    for system in ("english", "arabic"):
-        share = 100.0 * counts[system] / counts["vocabulary"] if counts["vocabulary"] else 0.0
-        rows += [ScoreRow("numeracy", "table1", args.model, "", f"{system}_count",
-                          counts[system], counts["vocabulary"]),
-                 ScoreRow("numeracy", "table1", args.model, "", f"{system}_share",
-                          round(share, 2), counts["vocabulary"])]
-    write_scores(rows, Path(args.scores))
+        write_numerals(words, tmp)
+    write_scores(table1_rows(args.model, words), Path(args.scores))
 
 
 def cmd_tests(args: argparse.Namespace) -> None:
@@ -107,15 +115,57 @@ def cmd_tests(args: argparse.Namespace) -> None:
 
 
 def cmd_probe(args: argparse.Namespace) -> None:
-    """Score one model on its test sets (and a random embedding of the same vocabulary)."""
+    """Score one model on the workflow's test sets (--mag, --num), or, given a vectors file
+    alone, on tests over its own numbers with kNN and Table 1 too (as the workflow does for
+    each `numeracy.extra_vectors` row)."""
+    if args.mag is None:
+        write_scores(probe_own_vectors(args), Path(args.output))
+        return
     from reprobe.embeddings.load import load_native
     from reprobe.numeracy.probes import probe_rows
 
+    missing = [f"--{name}" for name in ("num", "model", "role", "seed")
+               if getattr(args, name) is None]
+    if missing:
+        raise ConfigError(f"numeracy probe --mag: give {', '.join(missing)} too")
     vectors = load_native(Path(args.vectors))
     sets = {"mag": Path(args.mag), "num": Path(args.num)}
     table = probe_rows(args.model, args.role, vectors, sets, dim=vectors.vector_size,
                        seed=args.seed, with_random=args.role == OFF_THE_SHELF_ROLE)
     write_scores(table, Path(args.output))
+
+
+def vectors_row_name(path: Path) -> str:
+    """The row a vectors file gets when no --model names it: its name without suffixes."""
+    name = path.name
+    for suffix in (".gz", ".bz2", ".xz", ".zst"):
+        name = name.removesuffix(suffix)
+    return Path(name).stem or name
+
+
+def probe_own_vectors(args: argparse.Namespace) -> pd.DataFrame:
+    """`numeracy probe --vectors FILE`: every score row of one embedding, on its own numbers."""
+    from reprobe.embeddings.load import FORMATS, load_vectors, plain_vectors
+    from reprobe.numeracy.vector_probe import probe_own_numbers
+    from reprobe.step_settings import settings_from_schema
+
+    if args.num is not None or args.role not in (None, OFF_THE_SHELF_ROLE):
+        raise ConfigError("numeracy probe: --num and --role retrained need the workflow's --mag "
+                          "tests; without --mag the tests come from the vectors' own numbers")
+    settings = (read_settings(args.settings, VectorProbeSettings, "numeracy") if args.settings
+                else settings_from_schema(VectorProbeSettings, "numeracy"))
+    if args.format is not None and args.format not in FORMATS:
+        raise ConfigError(f"numeracy probe --format: {args.format!r} is not one of "
+                          f"{', '.join(FORMATS)}")
+    path = Path(args.vectors)
+    # Left out, the format is guessed from the file's name and first bytes.
+    vectors = plain_vectors(load_vectors(path, args.format or "auto"))
+    model = args.model or vectors_row_name(path)
+    seed = OWN_VECTORS_SEED if args.seed is None else args.seed
+    log.info("%s: %d words of dimension %d from %s", model, len(vectors), vectors.vector_size,
+             path)
+    return probe_own_numbers(model, vectors, list(vectors.index_to_key), vectors.vector_size,
+                             settings, seed)
 
 
 def cmd_random(args: argparse.Namespace) -> None:
@@ -131,13 +181,10 @@ def cmd_knn(args: argparse.Namespace) -> None:
     """R² of kNN regression of magnitude over a shared set of numbers (Table 6)."""
     from reprobe.embeddings.load import load_native
     from reprobe.numeracy.contrastive import common_numbers
-    from reprobe.numeracy.knn import TARGETS, knn_r2
     from reprobe.numeracy.probes import numeral_maps, read_numerals
+    from reprobe.numeracy.vector_probe import checked_knn, knn_row
 
-    settings = read_settings(args.settings, KnnSettings, "numeracy.knn")
-    # Checked first: a model's ValueError below is logged and scored NaN, not raised.
-    if settings.target not in TARGETS:
-        raise ConfigError(f"numeracy.knn.target: {settings.target!r} is not one of {TARGETS}")
+    settings = checked_knn(read_settings(args.settings, KnnSettings, "numeracy.knn"))
     arabic = [numeral_maps(read_numerals(Path(p)))[0] for p in args.set_numerals]
     numbers = common_numbers(arabic)
     rows: list[ScoreRow] = []
@@ -147,14 +194,7 @@ def cmd_knn(args: argparse.Namespace) -> None:
         # paper: the retrained vocabularies hold every number common to the off-the-shelf ones).
         own = numeral_maps(read_numerals(Path(numerals_path)))[0]
         subset = {token: value for token, value in numbers.items() if token in own}
-        try:
-            r2 = round(knn_r2(load_native(Path(vectors_path)), subset, k=settings.k,
-                              target=settings.target, seed=args.seed,
-                              test_size=float(settings.test_size)), 4)
-        except ValueError as exc:
-            log.warning("%s: no kNN score: %s", model, exc)
-            r2 = float("nan")
-        rows.append(ScoreRow("numeracy", "table6", model, "", "r2", r2, len(subset)))
+        rows.append(knn_row(model, load_native(Path(vectors_path)), subset, settings, args.seed))
     write_scores(rows, Path(args.output))
 
 
@@ -176,7 +216,8 @@ def cmd_table(args: argparse.Namespace) -> None:
 
     rules = read_settings(args.settings, ContrastiveRules, "numeracy")
     write_numeracy_table(args.table, [Path(p) for p in args.scores], Path(args.reference),
-                         Path(args.csv), Path(args.md), **rules.keywords())
+                         Path(args.csv), Path(args.md), beyond_paper=args.beyond_paper or [],
+                         **rules.keywords())
 
 
 def cmd_export(args: argparse.Namespace) -> None:
@@ -244,10 +285,21 @@ def register(commands: argparse._SubParsersAction,
     add_settings_option(tests, ContrastiveRules, "numeracy")
 
     probe = add("probe", cmd_probe, sub)
-    add_names(probe, model="model name in the tables", role=ROLES)
-    add_paths(probe, vectors="gensim .kv", mag="magnitude test folder",
-              num="numeration test folder", output="score rows, CSV")
-    probe.add_argument("--seed", type=int, required=True)
+    add_paths(probe, vectors="the workflow's .kv, or any vectors file (see --format)",
+              mag=optional("the workflow's magnitude test folder; left out: the tests, kNN and "
+                           "Table 1 rows of the vectors' own numbers"),
+              num=optional("the workflow's numeration test folder (with --mag)"),
+              output="score rows, CSV")
+    add_names(probe, model=optional("row name in the tables; left out: the file's name"),
+              role=one_of([OFF_THE_SHELF_ROLE, RETRAINED_ROLE],
+                          "the model's tables (with --mag)", required=False),
+              format=optional("glove_txt, word2vec_txt, word2vec_bin, fasttext_vec, "
+                              "fasttext_bin or kv (gensim KeyedVectors, memory-mapped); left "
+                              "out: from the file's name and first bytes"))
+    add_settings_option(probe, VectorProbeSettings, "numeracy", required=False)
+    probe.add_argument("--seed", type=int,
+                       help="the config's seed (required with --mag); left out without --mag: "
+                            f"{OWN_VECTORS_SEED}")
 
     random = add("random", cmd_random, sub)
     add_names(random, model="row name: Random or random", role=ROLES)
@@ -282,7 +334,10 @@ def register(commands: argparse._SubParsersAction,
                         help="the configured sources the card lists (JSON: name -> spec)")
 
     table = add("table", cmd_table, sub)
-    add_names(table, table="table1 … table9")
+    add_names(table, table="table1 … table9",
+              beyond_paper=Option("rows beyond the paper: a person's embeddings "
+                                  "(numeracy.extra_vectors), marked and placed last",
+                                  required=False, nargs="+"))
     add_paths(table, reference="the paper's numbers, CSV", csv="the table, CSV",
               md="the table, Markdown", scores=listed("score CSVs", at_least=0))
     add_settings_option(table, ContrastiveRules, "numeracy")

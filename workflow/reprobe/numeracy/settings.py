@@ -7,11 +7,11 @@ schema holds every default; `reprobe.numeracy.retrain_settings` has the training
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 # The subsections of `numeracy` that no step reads through the section: the retraining jobs'
-# and the off-the-shelf models (the targets read them), and two steps' own sections.
-_NUMERACY_SUBSECTIONS = ("retrain", "off_the_shelf", "knn", "pmi")
+# and the models (the targets read them), and two steps' own sections.
+_NUMERACY_SUBSECTIONS = ("retrain", "off_the_shelf", "extra_vectors", "knn", "pmi")
 
 
 @dataclass(frozen=True)
@@ -59,3 +59,25 @@ class PmiSettings:
     lambdas: list[float]
     smoothing: float
     top: int
+
+
+@dataclass(frozen=True)
+class VectorProbeSettings:
+    """`numeracy` as one embedding's probe over its own numbers reads it (`reprobe numeracy
+    probe --vectors FILE`): the test rules and the kNN regression."""
+
+    tie_break: str
+    ova_exclude_equidistant: bool
+    knn: dict[str, Any]
+    # The corpora's, the retraining's, the models' and the PMI's settings are other steps'.
+    NOT_READ: ClassVar[tuple[str, ...]] = (
+        "lowercase", "max_sentences", "extra_text", "random_dim", "retrain", "off_the_shelf",
+        "extra_vectors", "pmi")
+
+    def rules(self) -> ContrastiveRules:
+        """The contrastive tests' rules."""
+        return ContrastiveRules(self.tie_break, self.ova_exclude_equidistant)
+
+    def knn_settings(self) -> KnnSettings:
+        """The kNN regression's settings (`numeracy.knn`)."""
+        return KnnSettings(**self.knn)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from reprobe.errors import ConfigError
 from reprobe.scores import read_scores
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
@@ -27,6 +28,12 @@ TITLES = {
 TEST_TABLES = ("table2", "table3", "table4", "table7", "table8", "table9")
 # What `n` counts in each table's Markdown (tables not named: the contrastive tests).
 COUNT_LABELS = {"table1": "vocabulary", "table6": "#numbers"}
+# The mark of a row beyond the paper: its label says so in the CSV, the Markdown and the report.
+BEYOND_PAPER = "(beyond the paper)"
+BEYOND_PAPER_NOTE = (
+    f"Rows marked `{BEYOND_PAPER}`: embeddings the paper did not test "
+    "(`numeracy.extra_vectors`, or `reprobe numeracy probe --vectors FILE`), below the paper's "
+    "rows; each is tested on the numbers of its own vocabulary, so its counts are its own.")
 
 
 def test_rules_note(tie_break: str, exclude_equidistant: bool) -> str:
@@ -58,9 +65,22 @@ def pmi_comparison(computed: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFr
     return merged.sort_values(["lambda", "class", "rank"]).reset_index(drop=True)
 
 
+def mark_beyond_paper(frame: pd.DataFrame, beyond: list[str]) -> pd.DataFrame:
+    """The table with the rows of `beyond` models labelled as beyond the paper and placed
+    after every other row (their order kept); a model the paper has numbers for is refused."""
+    rows = frame["model"].isin(beyond)
+    clash = frame.loc[rows & frame["paper"].notna(), "model"]
+    if len(clash):
+        raise ConfigError(f"numeracy.extra_vectors.{clash.iloc[0]}: the paper has a row of "
+                          "this name; name the row otherwise")
+    marked = frame.copy()
+    marked.loc[rows, "model"] = marked.loc[rows, "model"] + f" {BEYOND_PAPER}"
+    return pd.concat([marked[~rows], marked[rows]], ignore_index=True)
+
+
 def write_numeracy_table(
     table: str, scores: list[Path], reference: Path, csv: Path, md: Path, *,
-    tie_break: str, exclude_equidistant: bool,
+    tie_break: str, exclude_equidistant: bool, beyond_paper: list[str],
 ) -> None:
     """Build one table from score files and the paper's numbers; write the CSV long and the
     Markdown in the paper's shape (Table 5, a word list, stays long)."""
@@ -74,4 +94,7 @@ def write_numeracy_table(
     view = View(order=tuple(dict.fromkeys(published["metric"])),
                 count_label=COUNT_LABELS.get(table, "#tests"))
     notes = [test_rules_note(tie_break, exclude_equidistant)] if table in TEST_TABLES else []
+    if frame["model"].isin(beyond_paper).any():
+        frame = mark_beyond_paper(frame, beyond_paper)
+        notes.append(BEYOND_PAPER_NOTE)
     write_table(frame, csv, md, title=TITLES[table], view=view, notes=notes)

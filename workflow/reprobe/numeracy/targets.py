@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from reprobe.config import local_source_path
+from reprobe.errors import ConfigError
 from reprobe.numeracy.retrain_settings import RetrainSettings
 from reprobe.numeracy.settings import (
     ContrastiveRules,
     KnnSettings,
     PmiSettings,
     SelectionSettings,
+    VectorProbeSettings,
 )
 from reprobe.resources import Scale, job_resources
 from reprobe.step_settings import settings_json
@@ -71,6 +74,11 @@ def probe_scores(models: Any) -> list[str]:
     return [f"{RESULTS}/scores/probes/{model}.csv" for model in models]
 
 
+def extra_scores(models: Any) -> list[str]:
+    """The score files of a person's embeddings (every table's rows of each, in one file)."""
+    return [f"{RESULTS}/scores/extra/{model}.csv" for model in models]
+
+
 class NumeracyTargets:
     """The numeracy stage's inputs and parameters for one configuration."""
 
@@ -83,6 +91,14 @@ class NumeracyTargets:
         self.retrained = retrained_models(numeracy["retrain"]["families"])
         self.off_the_shelf: Mapping[str, Any] = numeracy["off_the_shelf"]
         self.models = [*self.off_the_shelf, *self.retrained]
+        # A person's own embeddings: rows beyond the paper, each tested on its own numbers.
+        self.extra: Mapping[str, Any] = numeracy["extra_vectors"]
+        taken = [name for name in self.extra if name in self.models]
+        if taken:
+            raise ConfigError(f"numeracy.extra_vectors.{taken[0]}: a model of this name is "
+                              "already off the shelf or retrained; name the row otherwise")
+        # Every model whose vectors the stage converts (the rules' `model` wildcard).
+        self.vector_models = [*self.models, *self.extra]
         # Sources of the corpora: the Wikipedia shards, plus a user's plain-text corpus.
         self.corpus_parts = dict(corpus_parts)
         if numeracy["extra_text"]:
@@ -124,19 +140,28 @@ class NumeracyTargets:
         the folder an archive is unpacked into: Snakemake tracks the folder)."""
         if wildcards.model in self.retrained:
             return f"{MODELS}/trained/{wildcards.model}.txt"
-        return self.raw_target(self.off_the_shelf[wildcards.model]["source"])
+        entry = self.pretrained(wildcards.model)
+        if "path" in entry:
+            # A person's file, read where it is (not copied into data/raw).
+            return str(local_source_path(entry, f"numeracy.extra_vectors.{wildcards.model}"))
+        return self.raw_target(entry["source"])
+
+    def pretrained(self, model: str) -> Mapping[str, Any]:
+        """The config entry of an off-the-shelf model or of a person's embedding."""
+        return self.off_the_shelf[model] if model in self.off_the_shelf else self.extra[model]
 
     def vectors_file(self, wildcards: Any) -> str:
         """The vectors file itself, inside the unpacked folder when the source is an archive."""
-        member = self.off_the_shelf.get(wildcards.model, {}).get("member")
+        member = None if wildcards.model in self.retrained else self.pretrained(
+            wildcards.model).get("member")
         path = self.vectors_input(wildcards)
         return f"{path}/{member}" if member else path
 
     def vectors_format(self, wildcards: Any) -> str:
-        """The file format of a model's vectors."""
+        """The file format of a model's vectors (`auto`: from the file's name and bytes)."""
         if wildcards.model in self.retrained:
             return "word2vec_txt"
-        return self.off_the_shelf[wildcards.model]["format"]
+        return self.pretrained(wildcards.model)["format"]
 
     def role(self, wildcards: Any) -> str:
         """Whether a model is retrained or off the shelf."""
@@ -191,21 +216,32 @@ class NumeracyTargets:
         """§5.2: the numbers common to the off-the-shelf models (the retrained ones if none)."""
         return numerals_of(self.off_the_shelf or self.retrained)
 
+    def extra_probe_arguments(self) -> list[str]:
+        """`reprobe numeracy probe --vectors` settings (test rules, numeracy.knn), as argument
+        tokens."""
+        return ["--settings", settings_json(self.numeracy, VectorProbeSettings)]
+
     def table_scores(self, wildcards: Any) -> list[str]:
         """The score files one numeracy table is built from (and nothing more)."""
         n = int(wildcards.n)
-        if n == 1:
-            return [f"{RESULTS}/scores/table1/{model}.csv" for model in self.models]
-        if n in (2, 7):
-            return [*probe_scores(self.off_the_shelf),
-                    f"{RESULTS}/scores/random/{OFF_THE_SHELF_ROLE}.csv"]
-        if n in (3, 8, 9):
-            return probe_scores(self.off_the_shelf)
         if n == 4:
             return [*probe_scores(self.retrained), f"{RESULTS}/scores/random/{RETRAINED_ROLE}.csv"]
         if n == 5:
             return [f"{RESULTS}/scores/pmi.csv"]
-        return [f"{RESULTS}/scores/knn.csv"]
+        # A person's embeddings have rows in every other table, after the paper's models'.
+        extra = extra_scores(self.extra)
+        if n == 1:
+            return [*(f"{RESULTS}/scores/table1/{model}.csv" for model in self.models), *extra]
+        if n in (2, 7):
+            return [*probe_scores(self.off_the_shelf),
+                    f"{RESULTS}/scores/random/{OFF_THE_SHELF_ROLE}.csv", *extra]
+        if n in (3, 8, 9):
+            return [*probe_scores(self.off_the_shelf), *extra]
+        return [f"{RESULTS}/scores/knn.csv", *extra]
+
+    def beyond_paper_option(self) -> list[str]:
+        """The table step's `--beyond-paper` rows (a person's embeddings), as argument tokens."""
+        return ["--beyond-paper", *self.extra] if self.extra else []
 
     def resources(self, rule: str) -> dict[str, Any]:
         """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the dump's shards."""

@@ -190,12 +190,15 @@ def _aggregate_words(paths: list[Path]) -> dict[str, dict[str, int]]:
 
 
 def cmd_import_vectors(args: argparse.Namespace) -> None:
-    """Someone else's trained vectors (the authors' bundle) as a vectors folder."""
-    from reprobe.embeddings.load import load_vectors as load_published
+    """Someone else's trained vectors (the authors' bundle, an extra embedding) as a vectors
+    folder, which the probes memory-map."""
     from reprobe.sources.extract import member_file
+    from reprobe.wikipse.embedding.outside import checked_dimension, read_embedding
     from reprobe.wikipse.embedding.vectors import save_vectors
 
-    vectors = load_published(member_file(Path(args.input)), args.format)
+    path = member_file(Path(args.input))
+    vectors = read_embedding(path, args.format)
+    checked_dimension(vectors, args.dim, path)
     save_vectors(vectors, Path(args.output), {"source.txt": f"{args.input}\n"})
     log.info("%s: %d vectors of %d dimensions", args.input, len(vectors), vectors.vector_size)
 
@@ -289,7 +292,8 @@ def _register_vectors(sub: argparse._SubParsersAction,
     imported = add("import-vectors", cmd_import_vectors, sub)
     add_paths(imported, input="a vectors file (a member of the unpacked bundle)",
               output="vectors folder (KeyedVectors)")
-    add_names(imported, format=one_of(VECTOR_FORMATS))
+    add_names(imported, format=one_of(VECTOR_FORMATS),
+              dim=optional("the dimension the vectors must have (absent: the file's own)"))
 
 
 def register(commands: argparse._SubParsersAction,

@@ -11,7 +11,7 @@ from reprobe.wikipse.settings import SelectionSettings
 # The vector formats `reprobe.embeddings.load` reads (its FORMATS; a test keeps them equal),
 # spelled out here so that building the parser does not import gensim.
 VECTOR_FORMATS = ("auto", "glove_txt", "word2vec_txt", "word2vec_bin", "fasttext_vec",
-                  "fasttext_bin")
+                  "fasttext_bin", "kv")
 
 
 def add_selection_options(parser: argparse.ArgumentParser, path: str) -> None:

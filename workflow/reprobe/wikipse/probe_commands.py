@@ -12,9 +12,18 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
+from reprobe.step_options import (
+    Option,
+    add_names,
+    add_paths,
+    listed,
+    one_of,
+    optional,
+    several,
+)
 from reprobe.step_settings import add_settings_option
 from reprobe.wikipse.nlp_commands import named_arguments
+from reprobe.wikipse.options import VECTOR_FORMATS
 from reprobe.wikipse.resource.release import READINGS
 from reprobe.wikipse.settings import ClassifierSettings, EmbeddingProbeSettings
 
@@ -25,6 +34,7 @@ TASK_TABLE = {"sclass": "table2", "ambiguity": "table4"}
 AMBIGUITY = ("multi-class = more than one entry on the word's line (authors: the release's split "
              "counts) or more than one distinct S-class (paper, §3)")
 Classifiers = TypeVar("Classifiers", bound=ClassifierSettings)
+LOOKUPS = ("annotated", "plain")
 
 
 def _settings(args: argparse.Namespace, cls: type[Classifiers]) -> Classifiers:
@@ -66,11 +76,41 @@ def _split_options(parser: argparse.ArgumentParser, ambiguity: bool) -> None:
         add_names(parser, ambiguity=one_of(READINGS, AMBIGUITY))
 
 
+def _probe_settings(args: argparse.Namespace) -> tuple[EmbeddingProbeSettings, int]:
+    """The classifiers' settings and seed a probe was given; without them (one command, no
+    config) the schema's wikipse.probes and the embedded default config's seed, so that the
+    rows are those the default run writes."""
+    from reprobe.config import CHECKOUT, load_yaml
+    from reprobe.step_settings import settings_from_schema
+
+    settings = _settings(args, EmbeddingProbeSettings) if args.settings else \
+        settings_from_schema(EmbeddingProbeSettings, PROBES)
+    seed = args.seed if args.seed is not None else \
+        int(load_yaml(CHECKOUT / "config" / "config.yaml")["seed"])
+    return settings, seed
+
+
+def _scores_path(args: argparse.Namespace) -> Path:
+    """Where the score rows go: --scores (the rules) or --output (the one command)."""
+    from reprobe.errors import ReprobeError
+
+    if (args.scores is None) == (args.output is None):
+        raise ReprobeError("reprobe wikipse probe: give one of --scores and --output")
+    return Path(args.scores or args.output)
+
+
 def cmd_probe(args: argparse.Namespace) -> None:
-    """S-class (Table 2) and ambiguity (Table 4) probes of one embedding on one dataset."""
+    """S-class (Table 2) and ambiguity (Table 4) probes of one embedding on one dataset: a
+    vectors folder of the workflow, or any embedding file (`--vectors FILE --train TRAIN
+    --test TEST --output scores.csv`, a row beyond the paper, no config needed)."""
     from reprobe.io import atomic_path
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.embedding.vectors import load_vectors
+    from reprobe.wikipse.embedding.outside import (
+        checked_dimension,
+        outside_features,
+        read_embedding,
+    )
+    from reprobe.wikipse.extra import beyond_row
     from reprobe.wikipse.probing.probes import (
         ambiguity_labels,
         class_order,
@@ -79,37 +119,51 @@ def cmd_probe(args: argparse.Namespace) -> None:
         probe_kind,
     )
 
-    settings = _settings(args, EmbeddingProbeSettings)
+    settings, seed = _probe_settings(args)
+    scores = _scores_path(args)
     train_split, test_split = _splits(args)
     train, test = train_split.classes, test_split.classes
-    vectors = load_vectors(Path(args.vectors))
+    path = Path(args.vectors)
+    vectors = read_embedding(path, args.format)
+    dim = checked_dimension(vectors, args.dim, path)
+    row = args.row or beyond_row(path.stem)
+    # The workflow's own folders hold WIKI-PSE's `@x@` tokens; any other file has plain words.
+    lookup = args.lookup or ("annotated" if path.is_dir() else "plain")
+    featurise = features if lookup == "annotated" else outside_features
     classes = class_order(train, test)
-    x_train, kept_train = features(list(train), vectors)
-    x_test, kept_test = features(list(test), vectors)
+    x_train, kept_train = featurise(list(train), vectors)
+    x_test, kept_test = featurise(list(test), vectors)
     words_train = [w for w, k in zip(train, kept_train, strict=True) if k]
     words_test = [w for w, k in zip(test, kept_test, strict=True) if k]
-    log.info("%s: %d of %d train and %d of %d test words have a vector", args.row,
-             len(words_train), len(train), len(words_test), len(test))
+    log.info("%s: %d of %d train and %d of %d test words have a vector (%s lookup; %d and %d "
+             "left out)", row, len(words_train), len(train), len(words_test), len(test), lookup,
+             len(train) - len(words_train), len(test) - len(words_test))
     y_train, y_test = indicator(words_train, train, classes), indicator(words_test, test, classes)
     labels = (ambiguity_labels(words_train, train_split, settings.ambiguity),
               ambiguity_labels(words_test, test_split, settings.ambiguity))
-    saved = {"words": np.array(words_test), "classes": np.array(classes), "y_true": y_test,
-             "a_true": labels[1]}
+    saved = {"words": np.array(words_test, dtype=str), "classes": np.array(classes),
+             "y_true": y_test, "a_true": labels[1]}
     rows = []
     for kind in settings.classifiers:
+        if not words_train or not words_test:
+            # Nothing to fit or to score: rows without a score, saying no word was probed.
+            rows += [ScoreRow(PAPER, table, row, dim, kind, float("nan"), 0)
+                     for table in TASK_TABLE.values()]
+            continue
         found, _, predicted = probe_kind(kind, x_train, y_train, x_test, y_test,
-                                         settings.fitting(args.seed), labels)
+                                         settings.fitting(seed), labels)
         saved.update({f"{name}_{kind}": array for name, array in predicted.items()})
-        for row in found:
+        for result in found:
             # Table 2's micro F1 to three decimals, Table 4's accuracy to one, as printed.
-            value = round(row["value"], 3 if row["task"] == "sclass" else 1)
-            rows.append(ScoreRow(PAPER, TASK_TABLE[row["task"]], args.row, args.dim, kind,
-                                 value, row["n"]))
-        log.info("%s %s: %s", args.row, kind,
+            value = round(result["value"], 3 if result["task"] == "sclass" else 1)
+            rows.append(ScoreRow(PAPER, TASK_TABLE[result["task"]], row, dim, kind, value,
+                                 result["n"]))
+        log.info("%s %s: %s", row, kind,
                  ", ".join(f"{r['task']} {r['value']:.3f}" for r in found))
-    write_scores(rows, Path(args.scores))
-    with atomic_path(args.predictions) as tmp, tmp.open("wb") as handle:
-        np.savez_compressed(handle, **saved)
+    write_scores(rows, scores)
+    if args.predictions:
+        with atomic_path(args.predictions) as tmp, tmp.open("wb") as handle:
+            np.savez_compressed(handle, **saved)
 
 
 def cmd_released_stats(args: argparse.Namespace) -> None:
@@ -196,9 +250,11 @@ def cmd_similarity(args: argparse.Namespace) -> None:
     from reprobe.wikipse.probing.part2_tables import write_similarity_table
 
     vectors = named_arguments(args.vectors)
+    beyond = named_arguments(args.beyond or [])
     datasets = json.loads(args.datasets)
     write_similarity_table({k: Path(v) for k, v in vectors.items()}, datasets,
-                           Path(args.reference), Path(args.csv), Path(args.md), args.variant)
+                           Path(args.reference), Path(args.csv), Path(args.md), args.variant,
+                           {k: Path(v) for k, v in beyond.items()})
 
 
 def cmd_public(args: argparse.Namespace) -> None:
@@ -257,11 +313,22 @@ def register_probes(sub: argparse._SubParsersAction,
     """The part 2 steps."""
     probe = add("probe", cmd_probe, sub)
     _split_options(probe, ambiguity=False)
-    add_paths(probe, vectors="vectors folder (KeyedVectors)", scores="score rows (CSV)",
-              predictions="test predictions (.npz)")
-    add_names(probe, row="table row: SKIP word, SSKIP unifΣ, ...",
-              dim="the embedding's dimension (table column)")
-    _classifier_options(probe, EmbeddingProbeSettings)
+    add_paths(probe, vectors="a vectors folder (KeyedVectors) or any embedding file (--format)",
+              scores=optional("score rows (CSV), as the rules name them"),
+              output=optional("score rows (CSV): the one command's name for --scores"),
+              predictions=optional("test predictions (.npz; absent: not written)"))
+    add_names(probe, format=one_of(VECTOR_FORMATS, "how an embedding file is read (absent: "
+                                   "auto, from its suffix and first bytes)", required=False),
+              row=optional("table row: SKIP word, SSKIP unifΣ, ... (absent: the file's name, "
+                           "beyond the paper)"),
+              dim=optional("the embedding's dimension (table column), checked against the "
+                           "vectors (absent: theirs)"),
+              lookup=one_of(LOOKUPS, "how a word @x@ is found: annotated as @x@ only; plain "
+                            "as @x@, x, X title-cased or X upper-cased (absent: annotated for a "
+                            "vectors folder, plain for a file)", required=False))
+    add_settings_option(probe, EmbeddingProbeSettings, PROBES, required=False)
+    probe.add_argument("--seed", type=int, help="every classifier's seed (absent: the "
+                       "embedded default config's)")
 
     released_stats = add("released-stats", cmd_released_stats, sub)
     _split_options(released_stats, ambiguity=True)
@@ -311,6 +378,9 @@ def register_probes(sub: argparse._SubParsersAction,
     add_paths(similarity, datasets='JSON {name: {"path": …, "kind": KIND}}, KIND one of pairs, '
                                    "pairs_pos, analogy, msr_analogy",
               reference="the paper's numbers (CSV)", csv="the table (CSV)",
-              md="the table (Markdown)", vectors=listed("MODEL DIM=vectors folder"))
+              md="the table (Markdown)", vectors=listed("MODEL DIM=vectors folder"),
+              beyond=Option("NAME=vectors folder or embedding file of each embedding beyond "
+                            "the paper (its dimension: the vectors')", required=False,
+                            nargs="+"))
     add_names(similarity, variant=one_of(["rebuilt", "authors_corpus"], "whose embeddings "
                                          "(named in the title when not the rebuild)"))

@@ -16,6 +16,7 @@ from reprobe.reads import Read, inside
 from reprobe.resources import Scale, job_resources
 from reprobe.step_settings import settings_json
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
+from reprobe.wikipse.extra import ExtraTargets
 from reprobe.wikipse.settings import EmbeddingProbeSettings, SelectionSettings
 from reprobe.wikipse.task_targets import (
     MODEL_NAMES,
@@ -109,7 +110,7 @@ def authors_embedding_names(embeddings: Mapping[str, Any]) -> list[str]:
                                         int(n.split("-")[2])))
 
 
-class WikiPseTargets(TaskTargets):
+class WikiPseTargets(TaskTargets, ExtraTargets):
     """The WIKI-PSE stage's inputs, parameters and target lists for one configuration."""
 
     def __init__(self, config: dict[str, Any], raw_target: Callable[[str], str],
@@ -320,15 +321,15 @@ class WikiPseTargets(TaskTargets):
                 settings_json(self.wp["probes"], EmbeddingProbeSettings)]
 
     def probe_scores(self, wildcards: Any) -> list[str]:
-        """Every score file one Table 2, 3 or 4 reads: each embedding and the baselines, or
-        (Table 3) the public-embedding comparison."""
+        """Every score file one Table 2, 3 or 4 reads: each embedding, the baselines and the
+        extra embeddings, or (Table 3) the public-embedding comparison."""
         variant = wildcards.wp_variant
         if wildcards.wp_table == "table3":
             return [f"{RESULTS}/probes/{variant}/public.csv"]
         # The baselines need only the words: every variant on the released words shares one.
         words = "rebuilt" if variant == "rebuilt" else "released"
         return [*(f"{RESULTS}/probes/{variant}/{name}.csv" for name in self.probed_in(variant)),
-                f"{RESULTS}/probes/{words}/baselines.csv"]
+                f"{RESULTS}/probes/{words}/baselines.csv", *self.extra_scores(variant)]
 
     def variants_scores(self, wildcards: Any) -> list[str]:
         """Every score file of every variant of Table 2 or 4."""

@@ -47,6 +47,8 @@ class TaskTargets:
     split_inputs: Callable[[Any], list[str]]
     split_arguments: Callable[[Any], list[str]]
     ambiguity_argument: Callable[[], list[str]]
+    extra_folders: Callable[[str], dict[str, str]]
+    extra_similarity_arguments: Callable[[str], list[str]]
 
     def trained(self, variant: str = "rebuilt") -> tuple[list[str], list[int]]:
         """The models and dimensions of a variant's trained embeddings: the rebuild's
@@ -188,15 +190,19 @@ class TaskTargets:
                 for model in models for dim in dims}
 
     def similarity_inputs(self, variant: str = "rebuilt") -> list[str]:
-        """What the Table 6 job tracks: the datasets' sources and the word vectors."""
+        """What the Table 6 job tracks: the datasets' sources, the word vectors and the extra
+        embeddings' folders."""
         return [*(self.raw_target(spec["source"]) for spec in self.wp["similarity"].values()),
-                *self.similarity_vectors(variant).values()]
+                *self.similarity_vectors(variant).values(), *self.extra_folders(variant).values()]
 
     def similarity_arguments(self, variant: str = "rebuilt") -> list[str]:
-        """`--datasets JSON` and `MODEL DIM=PATH` arguments of Table 6, as argument tokens."""
+        """`--beyond NAME=PATH …` (the extra embeddings: before the options, where its list
+        ends), `--datasets JSON` and `MODEL DIM=PATH` arguments of Table 6, as argument
+        tokens."""
         datasets = {name: {"path": self.source(spec).path, "kind": spec["kind"]}
                     for name, spec in self.wp["similarity"].items()}
-        return ["--variant", variant, "--datasets", json.dumps(datasets),
+        return [*self.extra_similarity_arguments(variant), "--variant", variant, "--datasets",
+                json.dumps(datasets),
                 *(f"{k}={v}" for k, v in self.similarity_vectors(variant).items())]
 
     def supersense_inputs(self) -> dict[str, str]:

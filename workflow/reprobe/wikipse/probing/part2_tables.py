@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ from reprobe.scores import NO_SCORE, NOT_CONFIGURED, ScoreRow, read_scores, scor
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
+from reprobe.wikipse.extra import BEYOND, beyond_row, is_beyond
 from reprobe.wikipse.probing import analyses
 from reprobe.wikipse.probing.figures import plot_levels
 from reprobe.wikipse.probing.probes import class_order, indicator, word_frequency
@@ -71,16 +73,31 @@ NOT_AT_SIZE = "NA (not trained at this dimension)"
 # Table 6's analogy kinds (config `similarity.<name>.kind`) and the file layout each reads.
 ANALOGY_LAYOUTS = {"analogy": "google", "msr_analogy": "msr"}
 NO_SHARED_WORD = "NA (no word in every embedding's vocabulary)"
+NO_WORD_FOUND = "NA (no train or test word in its vocabulary)"
+BEYOND_NOTE = (f"Rows {BEYOND}: embeddings the paper did not probe (wikipse.extra_vectors, or "
+               "`reprobe wikipse probe --vectors FILE`), so no published number; a word `@x@` is "
+               "looked up as `@x@`, else `x`, title-cased or upper-cased; words it lacks are left "
+               "out and n counts those found.")
 
 
 def tidy(table: pd.DataFrame) -> pd.DataFrame:
-    """Rows by model (the paper's order, then ours), then dimension as a number; a row of a
-    model we ran at a dimension we did not says so."""
+    """Rows by model (the paper's order, then ours, then those beyond the paper), then dimension
+    as a number; a row of a model we ran at a dimension we did not says so, one beyond the paper
+    without a score that none of the words was found."""
+    beyond = table["model"].map(is_beyond).astype(bool)
+    if beyond.any():
+        table = table.copy()
+        table.loc[beyond & (table["value"] == NO_SCORE), "value"] = NO_WORD_FOUND
     table = table.assign(value=table["value"].replace({NO_SCORE: NOT_AT_SIZE}))
     models = {m: i for i, m in enumerate(dict.fromkeys(table["model"]))}
     dims = pd.to_numeric(table["setting"], errors="coerce").fillna(-1)
-    return table.assign(_m=table["model"].map(models), _d=dims).sort_values(
-        ["_m", "_d"], kind="stable").drop(columns=["_m", "_d"]).reset_index(drop=True)
+    return table.assign(_b=beyond, _m=table["model"].map(models), _d=dims).sort_values(
+        ["_b", "_m", "_d"], kind="stable").drop(columns=["_b", "_m", "_d"]).reset_index(drop=True)
+
+
+def beyond_notes(table: pd.DataFrame) -> list[str]:
+    """The note on rows beyond the paper, when the table has any."""
+    return [BEYOND_NOTE] if table["model"].map(is_beyond).any() else []
 
 
 def probe_table(table: str, scores: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
@@ -109,6 +126,7 @@ def write_probe_table(table: str, scores: Sequence[Path], reference: Path, csv: 
         TABLE5_NOTE, *([] if variant == "rebuilt" else [EMBEDDING_NOTES[variant]])]
     if table == "table4" and ambiguity:
         notes.append(AMBIGUITY_NOTES[ambiguity])
+    notes += beyond_notes(frame)
     plain = table == "table8" or (table == "table5" and variant == "rebuilt")
     title = TITLES[table] if plain else f"{TITLES[table]} ({variant})"
     write_table(frame, csv, md, title, view=view, notes=notes)
@@ -129,6 +147,7 @@ def write_variants_table(table: str, scores: Mapping[str, Sequence[Path]], refer
     notes = [f"{variant}: {NOTES[variant]}" for variant in scores]
     if table == "table4" and ambiguity:
         notes.append(AMBIGUITY_NOTES[ambiguity])
+    notes += beyond_notes(frame)
     write_table(frame, csv, md, f"{TITLES[table]} (every variant)", view=view, notes=notes)
 
 
@@ -211,42 +230,58 @@ def _aligned(compatibility: np.ndarray, order: Sequence[str], wanted: Sequence[s
     return compatibility[np.ix_(index, index)]
 
 
-def similarity_rows(vectors: Mapping[str, Path], datasets: Mapping[str, Mapping[str, str]]
-                    ) -> list[ScoreRow]:
-    """Spearman (pairs) or accuracy (analogies) of every word embedding on every dataset."""
+def similarity_rows(vectors: Mapping[str, Path], datasets: Mapping[str, Mapping[str, str]],
+                    beyond: Mapping[str, Path] | None = None) -> list[ScoreRow]:
+    """Spearman (pairs) or accuracy (analogies) of every word embedding on every dataset: ours
+    (`MODEL DIM` → folder), then those beyond the paper (name → folder or file)."""
+    from reprobe.wikipse.embedding.outside import read_embedding
     from reprobe.wikipse.embedding.vectors import load_vectors
-    from reprobe.wikipse.tasks.similarity import analogy_accuracy, similarity_scores
 
     rows = []
     for name, folder in vectors.items():
         model, dim = name.rsplit(" ", 1)
-        loaded = load_vectors(folder)
-        for dataset, spec in datasets.items():
-            if spec["kind"] in ANALOGY_LAYOUTS:
-                # Footnote 7's averaging is for §5.3's tasks only: plain words here.
-                found = analogy_accuracy(loaded, Path(spec["path"]),
-                                         layout=ANALOGY_LAYOUTS[spec["kind"]], footnote7=False)
-                value, n = found["accuracy"], found["covered"]
-            else:
-                found = similarity_scores(loaded, Path(spec["path"]),
-                                          strip_pos=spec["kind"] == "pairs_pos",
-                                          footnote7=False)
-                value, n = found["spearman"], found["pairs"]
-            rows.append(ScoreRow(PAPER, "table6", model, dim, dataset, round(float(value), 3),
-                                 int(n)))
+        rows += _similarity_of(model, dim, load_vectors(folder), datasets)
+    for name, path in (beyond or {}).items():
+        loaded = read_embedding(path, None)
+        rows += _similarity_of(beyond_row(name), str(loaded.vector_size), loaded, datasets)
+    return rows
+
+
+def _similarity_of(model: str, dim: str, loaded: Any, datasets: Mapping[str, Mapping[str, str]]
+                   ) -> list[ScoreRow]:
+    """One embedding's rows of Table 6."""
+    from reprobe.wikipse.tasks.similarity import analogy_accuracy, similarity_scores
+
+    rows = []
+    for dataset, spec in datasets.items():
+        if spec["kind"] in ANALOGY_LAYOUTS:
+            # Footnote 7's averaging is for §5.3's tasks only: plain words here.
+            found = analogy_accuracy(loaded, Path(spec["path"]),
+                                     layout=ANALOGY_LAYOUTS[spec["kind"]], footnote7=False)
+            value, n = found["accuracy"], found["covered"]
+        else:
+            found = similarity_scores(loaded, Path(spec["path"]),
+                                      strip_pos=spec["kind"] == "pairs_pos",
+                                      footnote7=False)
+            value, n = found["spearman"], found["pairs"]
+        rows.append(ScoreRow(PAPER, "table6", model, dim, dataset, round(float(value), 3),
+                             int(n)))
     return rows
 
 
 def write_similarity_table(vectors: Mapping[str, Path],
                            datasets: Mapping[str, Mapping[str, str]], reference: Path,
-                           csv: Path, md: Path, variant: str = "rebuilt") -> None:
+                           csv: Path, md: Path, variant: str = "rebuilt",
+                           beyond: Mapping[str, Path] | None = None) -> None:
     """Table 6 beside the paper's numbers (the rebuild's embeddings, or another variant's,
-    named in the title)."""
-    frame = tidy(compare_with_reference(score_frame(similarity_rows(vectors, datasets)),
-                                        read_reference(reference, "table6"), "table6"))
+    named in the title), and the embeddings beyond the paper below them."""
+    rows = similarity_rows(vectors, datasets, beyond)
+    frame = tidy(compare_with_reference(score_frame(rows), read_reference(reference, "table6"),
+                                        "table6"))
     view = View(rows=("model", "setting"), order=METRICS["table6"], count_label="#covered")
     title = TITLES["table6"] + ("" if variant == "rebuilt" else f" ({variant})")
     write_table(frame, csv, md, title, view=view, notes=[
         "Pairs and questions whose words all have a vector (n), each word its plain "
         "lowercased token: footnote 7's averaging with the @-form is for §5.3's tasks "
-        "(Table 5) only.", *([] if variant == "rebuilt" else [EMBEDDING_NOTES[variant]])])
+        "(Table 5) only.", *([] if variant == "rebuilt" else [EMBEDDING_NOTES[variant]]),
+        *beyond_notes(frame)])

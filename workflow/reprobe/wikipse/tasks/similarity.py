@@ -173,11 +173,14 @@ def analogy_accuracy(vectors: KeyedVectors, questions_file: Path, restrict_vocab
     """Accuracy on the analogy questions whose four words are among the candidate words of
     the first restrict_vocab keys; counts and accuracy overall and per section."""
     questions = read_analogies(questions_file, layout)
-    words = candidate_words(vectors, restrict_vocab, footnote7)
+    found = {w: lookup_vector(vectors, w, footnote7)
+             for w in candidate_words(vectors, restrict_vocab, footnote7)}
+    # A cased vocabulary's key (`Mr`) has no vector when its lowercased form is missing.
+    words = [w for w, vector in found.items() if vector is not None]
     index = {w: i for i, w in enumerate(words)}
     covered = [(section, tuple(index[w] for w in quad)) for section, quad in questions
                if all(w in index for w in quad)]
-    unit = _unit_rows(np.asarray([lookup_vector(vectors, w, footnote7) for w in words],
+    unit = _unit_rows(np.asarray([found[w] for w in words],
                                  dtype=np.float64).reshape(len(words), vectors.vector_size))
     answers = _answers(unit, [quad[:3] for _, quad in covered]) if covered else np.empty(0)
     correct = [bool(answer == quad[3]) for answer, (_, quad) in zip(answers, covered,
