@@ -254,6 +254,15 @@ def named_sources(value: Any, names: Iterable[str]) -> list[str]:
     return found
 
 
+def source_spec(spec: dict[str, Any]) -> dict[str, str]:
+    """What a card says of a configured source: where it is, its pinned sha256, what it is."""
+    path = (f"{spec['package']} package: {spec.get('path', '')}" if spec.get("package")
+            else spec.get("path"))
+    return {key: value for key, value in (("url", spec.get("url")), ("path", path),
+                                          ("sha256", spec.get("sha256")),
+                                          ("description", spec.get("description"))) if value}
+
+
 def source_filename(spec: dict[str, Any]) -> str:
     """The name a source's file is stored under in data/raw/<source>/."""
     if spec.get("filename"):

@@ -58,16 +58,21 @@ def settings_json(section: Mapping[str, Any], cls: type) -> str:
                       ensure_ascii=False)
 
 
-def read_settings(text: str, cls: type[Settings], path: str) -> Settings:
-    """The settings object of a `--settings` JSON; a missing or unknown key names it."""
-    data = json_object(text, f"--settings (config section {path})")
+def settings_of(data: Mapping[str, Any], cls: type[Settings], path: str,
+                where: str = "--settings") -> Settings:
+    """The settings object of a config section's values; a missing or unknown key names it."""
     names = setting_names(cls)
     unknown = sorted(set(data) - set(names))
     missing = [name for name in names if name not in data]
     if unknown or missing:
         problem = f"unknown key {path}.{unknown[0]}" if unknown else f"no {path}.{missing[0]}"
-        raise ConfigError(f"--settings: {problem} (the settings are {', '.join(names)})")
+        raise ConfigError(f"{where}: {problem} (the settings are {', '.join(names)})")
     return cls(**data)
+
+
+def read_settings(text: str, cls: type[Settings], path: str) -> Settings:
+    """The settings object of a `--settings` JSON; a missing or unknown key names it."""
+    return settings_of(json_object(text, f"--settings (config section {path})"), cls, path)
 
 
 def filled_default(node: Mapping[str, Any]) -> Any:

@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from reprobe.config import source_spec
 from reprobe.errors import ConfigError
 from reprobe.numeracy.targets import (
     OFF_THE_SHELF_ROLE,
@@ -21,15 +22,6 @@ from reprobe.numeracy.targets import (
 )
 
 EXPORTS = "exports/numeracy"
-
-
-def source_spec(spec: Mapping[str, Any]) -> dict[str, str]:
-    """What a card says of a configured source: where it is, its pinned sha256, what it is."""
-    path = (f"{spec['package']} package: {spec.get('path', '')}" if spec.get("package")
-            else spec.get("path"))
-    return {key: value for key, value in (("url", spec.get("url")), ("path", path),
-                                          ("sha256", spec.get("sha256")),
-                                          ("description", spec.get("description"))) if value}
 
 
 class NumeracyExports:

@@ -12,19 +12,11 @@ from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any
 
+from reprobe.config import source_spec
 from reprobe.wikipse.targets import DATA, WikiPseTargets
 
 EXPORTS = "exports/wikipse"
 DATASETS = ("rebuilt", "released")
-
-
-def source_spec(spec: Mapping[str, Any]) -> dict[str, str]:
-    """What a card says of a configured source: where it is, its pinned sha256, what it is."""
-    path = (f"{spec['package']} package: {spec.get('path', '')}" if spec.get("package")
-            else spec.get("path"))
-    return {key: value for key, value in (("url", spec.get("url")), ("path", path),
-                                          ("sha256", spec.get("sha256")),
-                                          ("description", spec.get("description"))) if value}
 
 
 class WikiPseExports:

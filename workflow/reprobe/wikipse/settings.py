@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from reprobe.errors import ConfigError
-from reprobe.step_settings import setting_names
+from reprobe.step_settings import settings_of
 
 CLASSIFIERS = ("LR", "KNN", "MLP")
 
@@ -119,10 +119,5 @@ class MentionTypingSettings:
 
 def typer_settings(values: Mapping[str, Any]) -> TyperSettings:
     """The typer's settings of a mapping; a missing or unknown key is named."""
-    names = setting_names(TyperSettings)
-    unknown = sorted(set(values) - set(names))
-    missing = [name for name in names if name not in values]
-    if unknown or missing:
-        problem = f"unknown key {unknown[0]}" if unknown else f"no {missing[0]}"
-        raise ConfigError(f"wikipse.mention_typing.typer: {problem}")
-    return TyperSettings(**values)
+    return settings_of(values, TyperSettings, "wikipse.mention_typing.typer",
+                       where="wikipse.mention_typing")
