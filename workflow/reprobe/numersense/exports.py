@@ -39,7 +39,6 @@ CITATION = """@inproceedings{lin-etal-2020-birds,
   booktitle = {Proceedings of the 2020 Conference on Empirical Methods in Natural Language
                Processing (EMNLP)},
   year = {2020},
-  pages = {6862--6868},
   publisher = {Association for Computational Linguistics},
   doi = {10.18653/v1/2020.emnlp-main.557}
 }"""
