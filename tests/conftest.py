@@ -1,4 +1,5 @@
-"""Shared fixtures: the gensim Wikipedia excerpt and hand-written MediaWiki dumps."""
+"""Shared fixtures: the gensim Wikipedia excerpt, hand-written MediaWiki dumps, offline
+Hugging Face libraries."""
 
 from __future__ import annotations
 
@@ -131,3 +132,20 @@ def session() -> Iterator[requests.Session]:
     with requests.Session() as http:
         http.trust_env = False
         yield http
+
+
+@pytest.fixture
+def hf_offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Hugging Face libraries read local folders only, caching under tmp_path (returned)."""
+    for variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.setenv(variable, "1")
+    cache = tmp_path / "hf-cache"
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(cache))
+    if importlib.util.find_spec("datasets") is not None:
+        import datasets
+
+        # `datasets` reads these when first imported: another test may have imported it.
+        monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
+        monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True, raising=False)
+        monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", cache, raising=False)
+    return cache

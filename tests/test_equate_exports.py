@@ -20,14 +20,6 @@ from reprobe.errors import InputFormatError
 SAMPLES = REPO / "data/samples/equate"
 
 
-@pytest.fixture
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """`datasets` reads local folders only, caching under tmp_path."""
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
-
-
 def load(folder: Path):
     """The folder read back as the hub's `datasets` reads it."""
     import datasets
@@ -35,7 +27,7 @@ def load(folder: Path):
     return datasets.load_dataset(str(folder))
 
 
-def test_a_released_set_loads_with_its_rows_and_features(tmp_path, offline):
+def test_a_released_set_loads_with_its_rows_and_features(tmp_path, hf_offline):
     pairs = SAMPLES / "rte_quant.jsonl"
     folder = tmp_path / "released-rte_quant"
     export_set(pairs, folder, variant="released", test_set="rte_quant", recovery=None,
@@ -50,7 +42,7 @@ def test_a_released_set_loads_with_its_rows_and_features(tmp_path, offline):
     assert "ab" * 32 in card and "@inproceedings{ravichander" in card
 
 
-def test_a_rebuilt_set_card_says_how_it_was_built_and_what_it_recovers(tmp_path, offline):
+def test_a_rebuilt_set_card_says_how_it_was_built_and_what_it_recovers(tmp_path, hf_offline):
     pairs = tmp_path / "newsnli.jsonl"
     pairs.write_text((SAMPLES / "rte_quant.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
     Path(f"{pairs}.card.json").write_text(json.dumps(

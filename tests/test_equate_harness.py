@@ -2,7 +2,7 @@
 harness, offline, on a tiny GPT-2 trained here on the NLI training sample.
 
 The rule the task defines, as the harness scores RTE and ANLI: the context is the prompt
-"{premise}\\nQuestion: {hypothesis} True or False?\\nAnswer:" (three-way: "True, False or
+"{premise}\\nQuestion: {hypothesis} True or False?\\nAnswer:" (three-way: "True, False, or
 Neither?"), each choice is " True", " False" (" Neither") after it, and a choice's score is the
 summed log-probability of its tokens given the context; the prediction is the best choice.
 The test recomputes that rule with torch and checks the harness's log-likelihoods (to 1e-4)
@@ -35,7 +35,8 @@ def test_two_way_sets_ask_true_or_false_and_three_way_sets_add_neither(tmp_path)
     two = task_yaml(tmp_path / "released-rte_quant")
     three = task_yaml(tmp_path / "rebuilt-stresstest")
     assert "True or False?" in two and "doc_to_target: !function utils.two_way_target" in two
-    assert "- Neither" in three and "utils.three_way_target" in three
+    assert "True, False, or Neither?" in three and "- Neither" in three
+    assert "utils.three_way_target" in three
     assert f"dataset_path: {(tmp_path / 'rebuilt-stresstest').resolve()}" in three
     assert task_name(tmp_path / "perturbation-perturbed") == "equate_perturbation_perturbed"
     assert "True or False?" in task_yaml(tmp_path / "perturbation-unperturbed")
@@ -56,11 +57,8 @@ def direct_loglikelihood(model, tokenizer, context: str, continuation: str) -> f
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_the_harness_scores_a_set_as_the_task_defines(tmp_path, monkeypatch):
+def test_the_harness_scores_a_set_as_the_task_defines(tmp_path, hf_offline):
     lm_eval = pytest.importorskip("lm_eval")
-    for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
-        monkeypatch.setenv(name, "1")
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
     from lm_eval.tasks import TaskManager
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -93,7 +91,7 @@ def test_the_harness_scores_a_set_as_the_task_defines(tmp_path, monkeypatch):
     model = AutoModelForCausalLM.from_pretrained(str(model_dir), local_files_only=True).eval()
     correct = 0
     for sample, pair in zip(samples, pairs, strict=True):
-        context = (f"{pair['sentence1']}\nQuestion: {pair['sentence2']} True, False or "
+        context = (f"{pair['sentence1']}\nQuestion: {pair['sentence2']} True, False, or "
                    "Neither?\nAnswer:")
         ours = [direct_loglikelihood(model, tokenizer, context, f" {choice}")
                 for choice in ("True", "Neither", "False")]

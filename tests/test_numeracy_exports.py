@@ -32,11 +32,8 @@ FEATURES = {"x": "string", "x_value": "float64", "x_plus": "string",
 
 
 @pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """`datasets` reads local folders only, with its cache under tmp_path."""
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
+def offline(hf_offline: Path) -> None:
+    """`datasets` reads local folders only (conftest's hf_offline)."""
 
 
 @pytest.fixture

@@ -233,18 +233,12 @@ def expected_rows(workdir: Path, reads: dict[str, str], set_name: str) -> dict[s
 
 
 def test_every_exported_folder_loads_offline_with_datasets(
-        default_exports: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
-        monkeypatch.setenv(variable, "1")
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
+        default_exports: Path, hf_offline: Path) -> None:
     datasets = pytest.importorskip("datasets")
-    # Read when datasets is first imported: set here too in case another test imported it.
-    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
-    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True, raising=False)
     exports = exports_of("config.yaml")
     for name, (_, set_name) in exports.datasets.items():
         folder = default_exports / "exports/numersense" / name
-        loaded = datasets.load_dataset(str(folder), cache_dir=str(tmp_path / "cache"))
+        loaded = datasets.load_dataset(str(folder), cache_dir=str(hf_offline))
         split = "train" if set_name in ("train", "sentences") else "test"
         assert list(loaded) == [split], name
         reads = {option: read.path for option, read in exports.reads(name).items()}

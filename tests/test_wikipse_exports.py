@@ -29,11 +29,8 @@ CARD = {"min_frequency": 3, "seed": 7, "selection": {"multi_per_split": None,
 
 
 @pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """`datasets` reads local folders only, with its cache under tmp_path."""
-    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf-cache"))
+def offline(hf_offline: Path) -> None:
+    """`datasets` reads local folders only (conftest's hf_offline)."""
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """EQUATE's sets as lm-evaluation-harness tasks: NLI as multiple choice, as the harness scores
-RTE (two-way: "True or False?") and ANLI (three-way: "True, False or Neither?").
+RTE (two-way: "True or False?") and ANLI (three-way: "True, False, or Neither?").
 
 One task per exported dataset folder (`equate_<variant>_<set>`, tagged `equate`), reading that
 folder by its absolute path (the harness resolves a relative path against the directory it
@@ -19,7 +19,8 @@ from reprobe.io import atomic_directory
 UTILS = Path(__file__).with_name("harness_utils.py")
 TWO_WAY = {"text": "{{sentence1}}\nQuestion: {{sentence2}} True or False?\nAnswer:",
            "choices": ["True", "False"], "target": "utils.two_way_target"}
-THREE_WAY = {"text": "{{sentence1}}\nQuestion: {{sentence2}} True, False or Neither?\nAnswer:",
+THREE_WAY = {"text": "{{sentence1}}\nQuestion: {{sentence2}} True, False, or Neither?"
+                     "\nAnswer:",
              "choices": ["True", "Neither", "False"], "target": "utils.three_way_target"}
 
 

@@ -44,7 +44,11 @@ class RedditSettings:
 class QreasSettings:
     """`equate.qreas` as one Q-REAS row reads it: the limits, the year reading, and this row's
     entry of `released_code` or `variants` (the others are left out, so that changing one row
-    reruns that row alone)."""
+    reruns that row alone).
+
+    The schema's limits are the paper's (§4.2.4): "We limit tree depth to 3 and retrieve a
+    maximum of 50 solutions per hypothesis NUMSET".
+    """
 
     max_depth: int
     max_solutions: int
