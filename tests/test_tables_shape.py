@@ -119,7 +119,7 @@ def test_numeracy_tables_state_the_tie_break_and_the_test_counts(tmp_path, tie_b
     md = tmp_path / "table2.md"
     write_numeracy_table("table2", [path], REFERENCE / "numeracy/table2.csv",
                          tmp_path / "table2.csv", md, tie_break=tie_break,
-                         exclude_equidistant=True)
+                         exclude_equidistant=True, beyond_paper=[])
     text = md.read_text()
     assert f"`numeracy.tie_break: {tie_break}`" in text
     assert "| #tests " in text and "300 (2260)" in text
