@@ -13,9 +13,10 @@ import pytest
 from conftest import REPO
 from reprobe.config import check_config, fill_defaults, load_yaml
 from reprobe.errors import ConfigError
-from reprobe.numeracy.tables import BEYOND_PAPER, write_numeracy_table
+from reprobe.numeracy.tables import write_numeracy_table
 from reprobe.numeracy.targets import NumeracyTargets
 from reprobe.scores import ScoreRow, write_scores
+from reprobe.tables.beyond import BEYOND as BEYOND_PAPER
 
 REFERENCE = REPO / "config/reference/numeracy"
 EXTRA = "results/numeracy/scores/extra/Mine.csv"

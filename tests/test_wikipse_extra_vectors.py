@@ -18,8 +18,9 @@ from reprobe.config import CHECKOUT, fill_defaults, load_yaml
 from reprobe.errors import ConfigError
 from reprobe.scores import ScoreRow, write_scores
 from reprobe.step_settings import settings_json
+from reprobe.tables.beyond import BEYOND
 from reprobe.wikipse.embedding.outside import spellings
-from reprobe.wikipse.extra import BEYOND, extra_files
+from reprobe.wikipse.extra import extra_files
 from reprobe.wikipse.probing.part2_tables import (
     BEYOND_NOTE,
     NO_WORD_FOUND,

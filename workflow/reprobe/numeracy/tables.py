@@ -8,6 +8,8 @@ import pandas as pd
 
 from reprobe.errors import ConfigError
 from reprobe.scores import read_scores
+from reprobe.tables.beyond import beyond_note
+from reprobe.tables.beyond import mark_beyond_paper as mark_rows
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
@@ -28,12 +30,10 @@ TITLES = {
 TEST_TABLES = ("table2", "table3", "table4", "table7", "table8", "table9")
 # What `n` counts in each table's Markdown (tables not named: the contrastive tests).
 COUNT_LABELS = {"table1": "vocabulary", "table6": "#numbers"}
-# The mark of a row beyond the paper: its label says so in the CSV, the Markdown and the report.
-BEYOND_PAPER = "(beyond the paper)"
-BEYOND_PAPER_NOTE = (
-    f"Rows marked `{BEYOND_PAPER}`: embeddings the paper did not test "
-    "(`numeracy.extra_vectors`, or `reprobe numeracy probe --vectors FILE`), below the paper's "
-    "rows; each is tested on the numbers of its own vocabulary, so its counts are its own.")
+BEYOND_PAPER_NOTE = beyond_note(
+    "embeddings the paper did not test (`numeracy.extra_vectors`, or `reprobe numeracy probe "
+    "--vectors FILE`), each tested on the numbers of its own vocabulary, so its counts are its "
+    "own")
 
 
 def test_rules_note(tie_break: str, exclude_equidistant: bool) -> str:
@@ -73,9 +73,7 @@ def mark_beyond_paper(frame: pd.DataFrame, beyond: list[str]) -> pd.DataFrame:
     if len(clash):
         raise ConfigError(f"numeracy.extra_vectors.{clash.iloc[0]}: the paper has a row of "
                           "this name; name the row otherwise")
-    marked = frame.copy()
-    marked.loc[rows, "model"] = marked.loc[rows, "model"] + f" {BEYOND_PAPER}"
-    return pd.concat([marked[~rows], marked[rows]], ignore_index=True)
+    return mark_rows(frame, beyond)
 
 
 def write_numeracy_table(

@@ -6,7 +6,8 @@ words all of them share) and `authors.embeddings` names the authors' files by mo
 size; a person's own embedding is neither. Each one named here is converted once to a vectors
 folder (memory-mapped by every probe), probed by Tables 2 and 4's S-class and ambiguity probes on
 the rebuilt and the released words, and scored on Table 6's similarity sets. Its rows carry
-BEYOND in their name (the paper has no number for them) and sit below the paper's rows.
+`(beyond the paper)` in their name (the paper has no number for them) and sit below the
+paper's rows.
 
 A light module: the rules' targets and the tables read it, so it loads neither gensim nor
 scikit-learn.
@@ -20,24 +21,14 @@ from typing import Any
 from reprobe.errors import ConfigError
 from reprobe.reads import Read, slug
 from reprobe.step_settings import settings_json
+from reprobe.tables.beyond import beyond_row
 from reprobe.wikipse.settings import EmbeddingProbeSettings
 
-BEYOND = "(beyond the paper)"
 EXTRA_MODELS = "data/models/wikipse/extra"
 EXTRA_RESULTS = "results/wikipse/probes"
 # The dataset variants whose words an extra embedding is probed on: the others probe the
 # released words again (the authors' corpus and embeddings), which would repeat its row.
 EXTRA_VARIANTS = ("rebuilt", "released")
-
-
-def beyond_row(name: str) -> str:
-    """The row of an embedding beyond the paper: `lee (beyond the paper)`."""
-    return f"{name} {BEYOND}"
-
-
-def is_beyond(model: str) -> bool:
-    """Whether a table row is one of an embedding beyond the paper."""
-    return str(model).endswith(BEYOND)
 
 
 def extra_files(extra: Mapping[str, Any]) -> dict[str, str]:

@@ -105,12 +105,12 @@ def cmd_probe(args: argparse.Namespace) -> None:
     --test TEST --output scores.csv`, a row beyond the paper, no config needed)."""
     from reprobe.io import atomic_path
     from reprobe.scores import ScoreRow, write_scores
+    from reprobe.tables.beyond import beyond_row
     from reprobe.wikipse.embedding.outside import (
         checked_dimension,
         outside_features,
         read_embedding,
     )
-    from reprobe.wikipse.extra import beyond_row
     from reprobe.wikipse.probing.probes import (
         ambiguity_labels,
         class_order,

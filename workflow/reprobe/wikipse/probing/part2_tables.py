@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 
 from reprobe.scores import NO_SCORE, NOT_CONFIGURED, ScoreRow, read_scores, score_frame
+from reprobe.tables.beyond import beyond_note, beyond_row, is_beyond
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
-from reprobe.wikipse.extra import BEYOND, beyond_row, is_beyond
 from reprobe.wikipse.probing import analyses
 from reprobe.wikipse.probing.figures import plot_levels
 from reprobe.wikipse.probing.probes import class_order, indicator, word_frequency
@@ -74,10 +74,10 @@ NOT_AT_SIZE = "NA (not trained at this dimension)"
 ANALOGY_LAYOUTS = {"analogy": "google", "msr_analogy": "msr"}
 NO_SHARED_WORD = "NA (no word in every embedding's vocabulary)"
 NO_WORD_FOUND = "NA (no train or test word in its vocabulary)"
-BEYOND_NOTE = (f"Rows {BEYOND}: embeddings the paper did not probe (wikipse.extra_vectors, or "
-               "`reprobe wikipse probe --vectors FILE`), so no published number; a word `@x@` is "
-               "looked up as `@x@`, else `x`, title-cased or upper-cased; words it lacks are left "
-               "out and n counts those found.")
+BEYOND_NOTE = beyond_note(
+    "embeddings the paper did not probe (`wikipse.extra_vectors`, or `reprobe wikipse probe "
+    "--vectors FILE`); a word `@x@` is looked up as `@x@`, else `x`, title-cased or "
+    "upper-cased; words it lacks are left out and n counts those found")
 
 
 def tidy(table: pd.DataFrame) -> pd.DataFrame:
