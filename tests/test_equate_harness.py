@@ -1,7 +1,13 @@
 """EQUATE's lm-evaluation-harness tasks (reprobe.equate.harness_tasks), run by the real
-harness, offline, on a tiny GPT-2 trained here on the NLI training sample.
+harness, offline: on the workflow's tiny NLI model (a BERT classifier, through
+reprobe.equate.harness_model), and on a tiny GPT-2 trained here on the NLI training sample.
 
-The rule the task defines, as the harness scores RTE and ANLI: the context is the prompt
+The classifier's rule (reprobe.equate.harness_model): a choice scores the log-probability of
+the class it names (two-way False: the likelier of neutral and contradiction), so the harness's
+accuracy is Table 6's accuracy of the same checkpoint; checked per choice (1e-4) and exactly.
+
+The causal LM's rule,
+as the harness scores RTE and ANLI: the context is the prompt
 "{premise}\\nQuestion: {hypothesis} True or False?\\nAnswer:" (three-way: "True, False, or
 Neither?"), each choice is " True", " False" (" Neither") after it, and a choice's score is the
 summed log-probability of its tokens given the context; the prediction is the best choice.
@@ -12,15 +18,20 @@ and its accuracy (exactly).
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
+import yaml
 
 from conftest import REPO
 from reprobe.equate import harness_utils
+from reprobe.equate.evaluate import accuracy, two_class_of
 from reprobe.equate.exports import export_set
 from reprobe.equate.harness_tasks import task_name, task_yaml, write_tasks
 from reprobe.equate.jsonl import read_pairs
 from reprobe.equate.labels import LABELS
+from reprobe.equate.settings import TINY_PATH, TinyNliSettings
+from reprobe.step_settings import settings_from_schema
 
 SAMPLES = REPO / "data/samples/equate"
 
@@ -108,3 +119,104 @@ def test_the_tasks_of_exported_folders_are_written_with_utils(tmp_path):
     write_tasks([folder], tmp_path / "lm_eval")
     assert sorted(p.name for p in (tmp_path / "lm_eval").iterdir()) == [
         "equate_released_rte_quant.yaml", "utils.py"]
+
+
+@pytest.fixture(scope="module")
+def tiny_nli(tmp_path_factory: pytest.TempPathFactory):
+    """The default run's tiny NLI checkpoint: config.yaml's settings, the NLI sample."""
+    from reprobe.equate.neural import build_tiny_nli_model
+
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+    changes = config["equate"]["neural"]["tiny-BERT"]["tiny"]
+    return build_tiny_nli_model(tmp_path_factory.mktemp("nli") / "tiny-BERT",
+                                SAMPLES / "nli_train.jsonl", seed=config["seed"],
+                                settings=settings_from_schema(TinyNliSettings, TINY_PATH,
+                                                              **changes))
+
+
+def classifier_log_probs(model_dir, pair: dict) -> dict[str, float]:
+    """The checkpoint's log-probability per label for one pair, computed here with torch."""
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+    model = AutoModelForSequenceClassification.from_pretrained(str(model_dir),
+                                                               local_files_only=True).eval()
+    with torch.inference_mode():
+        logits = model(**tokenizer(pair["sentence1"], pair["sentence2"], truncation=True,
+                                   max_length=256, return_tensors="pt")).logits[0]
+    values = torch.log_softmax(logits.float(), dim=-1).tolist()
+    return {model.config.id2label[i]: v for i, v in enumerate(values)}
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize("test_set", ["redditnli", "rte_quant"])
+def test_the_harness_scores_the_tiny_nli_model_as_table6_does(tmp_path, hf_offline, tiny_nli,
+                                                              test_set):
+    lm_eval = pytest.importorskip("lm_eval")
+    from lm_eval.tasks import TaskManager
+
+    from reprobe.equate.harness_model import NliClassifierLM
+    from reprobe.equate.neural import predict_nli
+
+    folder = tmp_path / "exports" / f"released-{test_set}"
+    export_set(SAMPLES / f"{test_set}.jsonl", folder, variant="released", test_set=test_set,
+               recovery=None, sources={})
+    write_tasks([folder], tmp_path / "lm_eval")
+    task = task_name(folder)
+    out = lm_eval.simple_evaluate(
+        model=NliClassifierLM(tiny_nli, batch_size=8), tasks=[task],
+        task_manager=TaskManager(include_path=str(tmp_path / "lm_eval"),
+                                 include_defaults=False),
+        num_fewshot=0, log_samples=True)
+    pairs = list(read_pairs(SAMPLES / f"{test_set}.jsonl"))
+    samples = sorted(out["samples"][task], key=lambda s: s["doc_id"])
+    assert len(samples) == len(pairs)
+    two_class = two_class_of(test_set, "released")
+    for sample, pair in zip(samples, pairs, strict=True):
+        probs = classifier_log_probs(tiny_nli, pair)
+        if two_class:
+            ours = [probs["entailment"], max(probs["neutral"], probs["contradiction"])]
+        else:
+            ours = [probs["entailment"], probs["neutral"], probs["contradiction"]]
+        theirs = [float(ll) for ll, _ in sample["filtered_resps"]]
+        assert ours == pytest.approx(theirs, abs=1e-4)
+    predicted = predict_nli(tiny_nli, pairs, batch_size=8)
+    table6 = accuracy([p["gold_label"] for p in pairs], predicted, two_class)
+    assert out["results"][task]["acc,none"] * 100 == pytest.approx(table6, abs=1e-9)
+
+
+def test_a_two_way_checkpoint_cannot_answer_neither():
+    from reprobe.equate.harness_model import choice_log_likelihood
+
+    two_way = {"entailment": -0.2, "non-entailment": -1.7}
+    assert choice_log_likelihood(two_way, " False", three_way=False) == -1.7
+    assert choice_log_likelihood(two_way, " Neither", three_way=True) == -math.inf
+    with pytest.raises(ValueError, match="Maybe"):
+        choice_log_likelihood(two_way, " Maybe", three_way=True)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_harness_command_writes_the_accuracy_of_every_tagged_task(tmp_path, hf_offline,
+                                                                      tiny_nli):
+    pytest.importorskip("lm_eval")
+    from reprobe.cli import main
+    from reprobe.equate.neural import predict_nli
+
+    folders = []
+    for test_set in ("redditnli", "rte_quant"):
+        folders.append(tmp_path / "exports" / f"released-{test_set}")
+        export_set(SAMPLES / f"{test_set}.jsonl", folders[-1], variant="released",
+                   test_set=test_set, recovery=None, sources={})
+    write_tasks(folders, tmp_path / "lm_eval")
+    output = tmp_path / "results.json"
+    assert main(["equate", "harness", "--checkpoint", str(tiny_nli), "--include-path",
+                 str(tmp_path / "lm_eval"), "--output", str(output), "--batch-size", "8"]) == 0
+    results = json.loads(output.read_text(encoding="utf-8"))["results"]
+    for folder in folders:
+        test_set = folder.name.partition("-")[2]
+        pairs = list(read_pairs(SAMPLES / f"{test_set}.jsonl"))
+        table6 = accuracy([p["gold_label"] for p in pairs],
+                          predict_nli(tiny_nli, pairs, batch_size=8),
+                          two_class_of(test_set, "released"))
+        assert results[task_name(folder)]["acc,none"] * 100 == pytest.approx(table6, abs=1e-9)

@@ -9,15 +9,19 @@ import pandas as pd
 import pytest
 
 from reprobe.equate.tables import (
+    BEYOND_PAPER_NOTE,
     SETS,
     canonical_set,
     perturbation_table,
     qreas_notes,
     table6,
+    write_perturbation_table,
     write_recovery_table,
     write_table6,
 )
+from reprobe.errors import ReprobeError
 from reprobe.scores import NOT_CONFIGURED, ScoreRow, score_frame, write_scores
+from reprobe.tables.beyond import beyond_row
 from reprobe.tables.compare import read_reference
 
 REFERENCE = Path(__file__).resolve().parents[1] / "config/reference/equate"
@@ -180,3 +184,41 @@ def test_perturbation_table_keeps_a_row_reason() -> None:
                           for name in ("unperturbed", "perturbed")])
     table = perturbation_table(scores)
     assert set(table[table["model"] == "Q-REAS"]["value"].head(2)) == {"NA (no CoreNLP parse)"}
+
+
+def test_rows_beyond_the_paper_are_marked_last_with_a_note(tmp_path: Path) -> None:
+    """A configured checkpoint the paper did not test: labelled, below the paper's rows and the
+    Q-REAS readings, its Δ over MAJ still computed; the paper's BERT is not marked."""
+    hand = {**HAND, "tiny-BERT": [80.0, 60.0, 50.0, 40.0, 60.0], "BERT": HAND["GPT"],
+            "Q-REAS (Algorithm 1)": HAND["CBOW"]}
+    path = tmp_path / "scores.csv"
+    write_scores(_scores(hand), path)
+    csv, md = tmp_path / "t6.csv", tmp_path / "t6.md"
+    write_table6([path], REFERENCE / "table6_conll.csv", csv, md, beyond_paper=["tiny-BERT"])
+    table = pd.read_csv(csv, keep_default_na=False)
+    models = list(dict.fromkeys(table["model"]))
+    assert models[-1] == beyond_row("tiny-BERT") and models[-2] == "Q-REAS (Algorithm 1)"
+    assert "tiny-BERT" not in models and "BERT" in models
+    tiny = _values(table, beyond_row("tiny-BERT"))
+    assert float(tiny["RTE-Q Δ"]) == 20 and float(tiny["All Avg. Δ"]) == 12
+    assert BEYOND_PAPER_NOTE in md.read_text(encoding="utf-8")
+    # Without such rows, no note.
+    write_table6([path], REFERENCE / "table6_conll.csv", csv, md)
+    assert BEYOND_PAPER_NOTE not in md.read_text(encoding="utf-8")
+    with pytest.raises(ReprobeError, match="OpenAI"):
+        write_table6([path], REFERENCE / "table6_conll.csv", csv, md, beyond_paper=["OpenAI"])
+
+
+def test_perturbation_rows_beyond_the_paper_are_marked_last(tmp_path: Path) -> None:
+    path = tmp_path / "scores.csv"
+    write_scores(score_frame(
+        ScoreRow("equate", "s5.1", model, "", metric, value, 218)
+        for model in ("tiny-BERT", "HYP", "Q-REAS (Algorithm 1)")
+        for metric, value in (("unperturbed", 70.0), ("perturbed", 50.0))), path)
+    csv, md = tmp_path / "p.csv", tmp_path / "p.md"
+    write_perturbation_table([path], REFERENCE / "table6_conll.csv", csv, md,
+                             beyond_paper=["tiny-BERT"])
+    table = pd.read_csv(csv, keep_default_na=False)
+    assert list(dict.fromkeys(table["model"]))[-1] == beyond_row("tiny-BERT")
+    assert float(_values(table, beyond_row("tiny-BERT"))["perturbed − unperturbed"]) == -20
+    assert BEYOND_PAPER_NOTE in md.read_text(encoding="utf-8")

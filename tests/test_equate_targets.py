@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from reprobe.cli import build_parser
+from reprobe.config import load_yaml
 from reprobe.equate.settings import QreasSettings, TinyNliSettings
 from reprobe.equate.targets import (
     KIND_FILES,
     KIND_SETTINGS,
+    PAPER_ROWS,
     EquateTargets,
+    beyond_paper_rows,
+    canonical_model,
     evaluation_sets,
     option_flag,
     qreas_arguments,
@@ -52,6 +57,7 @@ CONFIG: dict[str, Any] = {
     },
 }
 EXTRACTED = {"wn", "equate"}
+REPO = Path(__file__).resolve().parents[1]
 
 
 def raw_target(name: str) -> str:
@@ -151,7 +157,9 @@ def test_qreas_arguments_switch_on_only_the_variant_readings():
 def test_table6_reads_the_qreas_predictions_of_its_variant() -> None:
     eq = targets()
     options = eq.table_options(SimpleNamespace(variant="rebuilt"))
-    assert options[::2] == ["--qreas-predictions"] * (len(options) // 2)
+    # Its rows beyond the paper first, then each Q-REAS row's predictions on each set.
+    assert options[:2] == ["--beyond-paper", "tiny BERT"]
+    assert options[2::2] == ["--qreas-predictions"] * (len(options) // 2 - 1)
     assert ("awpnli/Q-REAS (Algorithm 1)="
             "results/equate/predictions/rebuilt/awpnli/Q-REAS-Algorithm-1.jsonl") in options
     # Three rebuilt sets (NewsNLI is labelled by its released file) x three Q-REAS rows.
@@ -275,3 +283,37 @@ def test_stage_inputs_and_options() -> None:
                                  "data/processed/equate/recovery/stresstest.json"]
     assert eq.stresstest_options() == []
     assert targets(stresstest={"max_premises": 7}).stresstest_options() == ["--max-premises", "7"]
+
+
+def test_paper_rows_are_the_rows_of_both_published_tables() -> None:
+    published = set()
+    for version in ("conll", "arxiv"):
+        lines = (REPO / f"config/reference/equate/table6_{version}.csv").read_text().splitlines()
+        published |= {canonical_model(line.split(",")[1]) for line in lines[1:]}
+    assert published == set(PAPER_ROWS)
+
+
+@pytest.mark.parametrize(("name", "beyond"), [
+    ("config.yaml", ["tiny-BERT"]),
+    # The paper config's BERT stands in for the paper's row; GPT-2 is named apart from its GPT.
+    ("paper.yaml", ["GPT-2 (MNLI)"]),
+])
+def test_neural_rows_not_named_as_the_papers_are_beyond_it(name: str, beyond: list[str]) -> None:
+    neural = load_yaml(REPO / "config" / name)["equate"]["neural"]
+    assert beyond_paper_rows(neural) == beyond
+
+
+def test_a_paper_row_under_the_other_versions_name_is_not_beyond_it() -> None:
+    assert beyond_paper_rows(dict.fromkeys(["OpenAI", "IS", "BERT", "RoBERTa"], {})) == [
+        "RoBERTa"]
+
+
+def test_both_table_steps_get_the_rows_beyond_the_paper() -> None:
+    eq = targets()
+    assert eq.beyond_paper == ["tiny BERT"]
+    assert eq.beyond_paper_option() == ["--beyond-paper", "tiny BERT"]
+    for step in (["table6", "--reference", "r"], ["perturbation-table"]):
+        args = build_parser().parse_args(["equate", *step, "--csv", "c", "--md", "m",
+                                          *eq.beyond_paper_option(), "s.csv"])
+        assert args.beyond_paper == ["tiny BERT"] and args.scores == ["s.csv"]
+    assert targets(neural={"BERT": CONFIG["equate"]["neural"]["BERT"]}).beyond_paper_option() == []

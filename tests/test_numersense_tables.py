@@ -14,6 +14,7 @@ from reprobe.numersense.evaluate import PredictionLine
 from reprobe.numersense.probes import LabelledProbe
 from reprobe.numersense.score import convention_rows
 from reprobe.numersense.tables import (
+    BEYOND_PAPER_NOTE,
     NO_PROBES,
     NOT_RUN,
     category_rows,
@@ -23,8 +24,11 @@ from reprobe.numersense.tables import (
     table2,
     table3,
     write_figure3,
+    write_table2,
+    write_table2_conventions,
+    write_table3,
 )
-from reprobe.scores import score_frame
+from reprobe.scores import score_frame, write_scores
 
 REFERENCE = pd.DataFrame([
     ("table2", "BERT-Base", "", "core hit@1", 31.98, 1131),
@@ -105,14 +109,20 @@ def test_figure3_writes_csv_markdown_and_png(tmp_path: Path) -> None:
     reference.write_text("table,model,setting,metric,value,n\n"
                          "figure3,Human (closed-book),objects,hit@1,93.88,\n", encoding="utf-8")
     csv, png = tmp_path / "figure3.csv", tmp_path / "figure3.png"
-    write_figure3(categories, {"M": predictions}, reference, csv, png, "official")
+    write_figure3(categories, {"M": predictions}, reference, csv, png, "official",
+                  beyond_paper_rows=["M"])
     table = pd.read_csv(csv)
-    objects = table[(table["model"] == "M") & (table["setting"] == "objects")].iloc[0]
+    # M is a model the paper did not test: labelled so, after the paper's human row.
+    assert list(dict.fromkeys(table["model"])) == ["Human (closed-book)",
+                                                   "M (beyond the paper)"]
+    objects = table[(table["model"] == "M (beyond the paper)")
+                    & (table["setting"] == "objects")].iloc[0]
     assert float(objects["value"]) == 100
     human = table[table["model"] == "Human (closed-book)"].iloc[0]
     assert (human["value"], human["paper"]) == (NOT_RUN, 93.88)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert (tmp_path / "figure3.md").read_text(encoding="utf-8").startswith("# Figure 3")
+    markdown = (tmp_path / "figure3.md").read_text(encoding="utf-8")
+    assert markdown.startswith("# Figure 3") and BEYOND_PAPER_NOTE in markdown
 
 
 def test_a_malformed_categories_line_is_named(tmp_path: Path) -> None:
@@ -120,3 +130,76 @@ def test_a_malformed_categories_line_is_named(tmp_path: Path) -> None:
     path.write_text("probe\tlabel\tcategory\na <mask> b\tfour\n", encoding="utf-8")
     with pytest.raises(InputFormatError, match="line 2"):
         read_categories(path)
+
+
+def scored_rows(tmp_path: Path, rows: list[str]) -> list[Path]:
+    """Score files of rows that each rank the one core probe's label first, as the probe job
+    writes them (every convention)."""
+    gold = [LabelledProbe("a <mask> b", "four")]
+    files = []
+    for number, row in enumerate(rows):
+        path = tmp_path / f"scores{number}.csv"
+        write_scores(convention_rows(row, "core", gold, [PredictionLine("a <mask> b", RANKED)]),
+                     path)
+        files.append(path)
+    return files
+
+
+BEYOND = ["tiny-BERT", "tiny-BERT (clean)", "Ft. tiny-BERT"]
+
+
+def test_table2_puts_models_beyond_the_paper_last_labelled_with_a_note(tmp_path: Path) -> None:
+    scores = scored_rows(tmp_path, ["tiny-BERT", "BERT-Base", "tiny-BERT (clean)",
+                                    "Ft. tiny-BERT", "BERT-Base (clean)"])
+    reference = tmp_path / "reference.csv"
+    REFERENCE.to_csv(reference, index=False)
+    csv, md = tmp_path / "table2.csv", tmp_path / "table2.md"
+    write_table2(scores, reference, csv, md, "rebuilt", "none", beyond_paper_rows=BEYOND)
+    models = list(dict.fromkeys(pd.read_csv(csv)["model"]))
+    # The paper's models, their clean rows and its human bound first, as they came; then ours.
+    assert models == ["BERT-Base", "BERT-Base (clean)", "Human Bound (closed-book)",
+                      "tiny-BERT (beyond the paper)", "tiny-BERT (clean) (beyond the paper)",
+                      "Ft. tiny-BERT (beyond the paper)"]
+    markdown = md.read_text(encoding="utf-8")
+    assert BEYOND_PAPER_NOTE in markdown
+    assert markdown.index("| BERT-Base ") < markdown.index("| tiny-BERT (beyond the paper)")
+
+    write_table2_conventions(scores, tmp_path / "c.csv", tmp_path / "c.md",
+                             beyond_paper_rows=BEYOND)
+    conventions = pd.read_csv(tmp_path / "c.csv")
+    assert list(dict.fromkeys(conventions["model"]))[2:] == [
+        "tiny-BERT (beyond the paper)", "tiny-BERT (clean) (beyond the paper)",
+        "Ft. tiny-BERT (beyond the paper)"]
+    assert BEYOND_PAPER_NOTE in (tmp_path / "c.md").read_text(encoding="utf-8")
+
+
+def test_a_table_of_the_papers_models_has_no_row_beyond_it(tmp_path: Path) -> None:
+    reference = tmp_path / "reference.csv"
+    REFERENCE.to_csv(reference, index=False)
+    csv, md = tmp_path / "table2.csv", tmp_path / "table2.md"
+    write_table2(scored_rows(tmp_path, ["BERT-Base"]), reference, csv, md, "rebuilt", "none",
+                 beyond_paper_rows=BEYOND)
+    assert not pd.read_csv(csv)["model"].str.contains("beyond the paper").any()
+    assert BEYOND_PAPER_NOTE not in md.read_text(encoding="utf-8")
+
+
+def test_table3_puts_models_beyond_the_paper_after_its_rows(tmp_path: Path) -> None:
+    template = "a [x] usually has <mask> legs."
+    results = []
+    for model in ("tiny-BERT", "BERT-Large"):
+        path = tmp_path / f"{model}.csv"
+        pd.DataFrame({"model": model, "template": template, "rank": [1, 2],
+                      "word": ["four", "two"], "mean_softmax_percent": [40, 20],
+                      "n_words": 50}).to_csv(path, index=False)
+        results.append(path)
+    reference = tmp_path / "reference.csv"
+    pd.DataFrame([("table3", "BERT-Large", template, "four", 39.3, 1000)],
+                 columns=["table", "model", "setting", "metric", "value", "n"]).to_csv(
+        reference, index=False)
+    csv, md = tmp_path / "table3.csv", tmp_path / "table3.md"
+    write_table3(results, reference, csv, md, beyond_paper_rows=BEYOND)
+    assert list(dict.fromkeys(pd.read_csv(csv)["model"])) == [
+        "BERT-Large", "tiny-BERT (beyond the paper)"]
+    markdown = md.read_text(encoding="utf-8")
+    assert BEYOND_PAPER_NOTE in markdown
+    assert markdown.index("| BERT-Large ") < markdown.index("| tiny-BERT (beyond the paper)")

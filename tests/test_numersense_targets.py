@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
+from reprobe.cli import build_parser
 from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
 from reprobe.numersense.finetune_settings import FinetuneSettings
@@ -27,8 +28,10 @@ from reprobe.numersense.targets import (
     TABLES,
     NumerSenseTargets,
     ProbeRow,
+    beyond_paper_models,
     evaluation_sets,
     model_type,
+    paper_rows,
     probe_rows,
     slug,
     table_rows,
@@ -129,10 +132,12 @@ def test_configured_gold_labels_score_every_released_test_probe() -> None:
     assert targets.probe_reads("released", "all")["gold"].path == \
         f"{DATA}/released/test.all.labelled.tsv"
     assert targets.released_prediction_gold(wildcards(ns_set="core")) == raw_target("labels")
+    # tiny-BERT is no row of the paper's: its rows are marked beyond the paper.
     arguments = targets.table2_arguments(wildcards(ns_variant="released"))
-    assert arguments == ["--no-zero", "none", "--gold", "core: labels"]
+    assert arguments == ["--beyond-paper", "tiny-BERT", "--no-zero", "none", "--gold",
+                         "core: labels"]
     assert targets.table2_arguments(wildcards(ns_variant="rebuilt")) == [
-        "--no-zero", "none"]
+        "--beyond-paper", "tiny-BERT", "--no-zero", "none"]
 
 
 def test_each_protocol_is_a_row_of_its_own() -> None:
@@ -226,7 +231,7 @@ def test_fine_tuned_rows_start_from_their_base_folder() -> None:
     assert targets.model_location("Ft.-tiny-BERT") == f"{MODELS}/Ft.-tiny-BERT"
     assert targets.train_file() == f"{DATA}/rebuilt/train.masked.tsv"
     arguments = targets.finetune_arguments()
-    assert arguments[0] == "--settings"
+    assert arguments[0] == "--settings" and arguments[2:] == ["--device", "cpu"]
     assert read_settings(arguments[1], FinetuneSettings, "numersense.finetune").lr == 5e-05
 
 
@@ -302,3 +307,66 @@ def test_a_released_test_set_without_labels_or_builder_is_an_error() -> None:
     with pytest.raises(ConfigError, match=r"numersense\.released\.all: scoring it needs"):
         NumerSenseTargets(config(inputs={}, models={}, released={"all": {"source": "a"}}),
                           raw_target)
+
+
+def test_the_papers_rows_are_the_models_its_numbers_name(tmp_path: Path) -> None:
+    rows = paper_rows()
+    assert {"GPT-2", "BERT-Base", "RoBERTa-Large", "Ft. BERT-L.", "Ft. RoBERTa-L.",
+            "Human Bound (closed-book)", "Human (closed-book)"} <= rows
+    assert not {"tiny-BERT", "tiny-GPT-2", "tiny-RoBERTa"} & rows
+    (tmp_path / "table9.csv").write_text("table,model,setting,metric,value,n\n"
+                                         "table9,M,,x,1,\n", encoding="utf-8")
+    assert paper_rows(tmp_path) == {"M"}
+
+
+def test_models_the_paper_did_not_test_are_beyond_it_with_their_rows() -> None:
+    section = config(protocols=["authors", "clean"],
+                     models={"GPT-2": {"hub": "gpt2", "type": "causal"},
+                             "BERT-Large": {"hub": "bert-large-uncased"},
+                             "tiny-BERT": {"tiny": {"kind": "bert"}}},
+                     finetune={"rows": {"Ft. tiny-BERT": "tiny-BERT",
+                                        "Ft. BERT-L.": "BERT-Large"}})
+    # A fine-tuned row follows its base: Ft. BERT-L. is the paper's, Ft. tiny-BERT is not.
+    assert beyond_paper_models(section["numersense"], paper_rows()) == [
+        "tiny-BERT", "Ft. tiny-BERT"]
+    targets = NumerSenseTargets(section, raw_target)
+    beyond = ["tiny-BERT", "Ft. tiny-BERT", "tiny-BERT (clean)", "Ft. tiny-BERT (clean)"]
+    assert targets.beyond_paper == beyond
+    option = ["--beyond-paper", *beyond]
+    assert targets.beyond_paper_option() == option
+    # The rows beyond the paper go first: the positional rows of Figure 3 stay last.
+    figure = targets.figure_arguments()
+    assert figure[:len(option) + 2] == [*option, "--no-zero", "none"]
+    assert figure[len(option) + 2:] == [f"{name}={path}" for name, path in
+                                        targets.figure_predictions().items()]
+    assert targets.table2_arguments(wildcards(ns_variant="rebuilt"))[:len(option)] == option
+    # As the figure3 rule writes it: the step reads the rows apart from the predictions.
+    args = build_parser().parse_args(["numersense", "figure3", "--categories", "c",
+                                      "--reference", "r", "--csv", "f.csv", "--png", "f.png",
+                                      *figure])
+    assert args.beyond_paper == beyond
+    assert args.predictions == figure[len(option) + 2:]
+
+
+def test_a_paper_rows_name_for_a_model_the_paper_did_not_fine_tune_is_an_error() -> None:
+    section = config(finetune={"rows": {"Ft. BERT-L.": "tiny-BERT"}})
+    with pytest.raises(ConfigError, match=r"numersense\.finetune\.rows\.Ft\. BERT-L\.: a row "
+                                          "of the paper's"):
+        NumerSenseTargets(section, raw_target)
+
+
+@pytest.mark.parametrize(("name", "beyond"), [
+    ("paper.yaml", []),
+    ("released.yaml", []),
+    ("config.yaml", ["tiny-GPT-2", "tiny-BERT", "tiny-RoBERTa", "Ft. tiny-BERT",
+                     "Ft. tiny-RoBERTa", "tiny-GPT-2 (clean)", "tiny-BERT (clean)",
+                     "tiny-RoBERTa (clean)", "Ft. tiny-BERT (clean)",
+                     "Ft. tiny-RoBERTa (clean)"]),
+])
+def test_the_shipped_configs_mark_only_models_the_paper_did_not_test(
+        name: str, beyond: list[str]) -> None:
+    loaded = yaml.safe_load((CHECKOUT / "config" / name).read_text(encoding="utf-8"))
+    fill_defaults(loaded)  # the schema's defaults, as the Snakefile fills them in
+    targets = NumerSenseTargets(loaded, raw_target)
+    assert targets.beyond_paper == beyond
+    assert targets.beyond_paper_option() == (["--beyond-paper", *beyond] if beyond else [])

@@ -1,7 +1,6 @@
 # EQUATE (Ravichander et al. 2019): the five test sets rebuilt from raw sources, MAJ, HYP,
 # neural NLI rows and Q-REAS on released and rebuilt sets, Table 6, §5.1's perturbation study.
 
-
 from reprobe.equate.export_targets import EXPORTS as EQ_EXPORTS_DIR, EquateExports
 from reprobe.equate.targets import (
     DATA as EQ_DATA,
@@ -180,8 +179,7 @@ rule equate_label:
     shell:
         "python -m reprobe equate label --test-set {wildcards.test_set:q} "
         "--candidates {input.candidates:q} --released {params.released:q} "
-        "--output {output.pairs:q} --recovery {output.recovery:q} "
-        "2> {log:q}"
+        "--output {output.pairs:q} --recovery {output.recovery:q} 2> {log:q}"
 
 
 rule equate_compare:
@@ -389,9 +387,11 @@ rule equate_perturbation_table:
     resources:
         mem_mb=1024,
         runtime=10,
+    params:
+        beyond=EQ.beyond_paper_option(),
     shell:
         "python -m reprobe equate perturbation-table --reference {input.reference:q} "
-        "--csv {output.csv:q} --md {output.md:q} {input.scores:q} 2> {log:q}"
+        "--csv {output.csv:q} --md {output.md:q} {params.beyond:q} {input.scores:q} 2> {log:q}"
 
 
 rule equate_recovery_table:

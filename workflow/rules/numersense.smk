@@ -1,7 +1,6 @@
 # NumerSense (Lin et al. 2020): core probes from OMCS, adversarial probes from ConceptNet, the
 # GenericsKB fine-tuning set, masked-LM and GPT-2 probing, fine-tuning, Tables 2-3, Figure 3.
 
-
 from reprobe.numersense.export_targets import (
     EXPORTS as NS_EXPORTS_DIR,
     HARNESS as NS_HARNESS,
@@ -178,10 +177,9 @@ rule numersense_finetune:
     params:
         base=NS.base_model,
         settings=NS.finetune_arguments(),
-        device=config["numersense"]["device"],
     shell:
         "python -m reprobe numersense finetune --base {params.base:q} --train {input.train:q} "
-        "--output {output:q} {params.settings:q} --device {params.device:q} 2> {log:q}"
+        "--output {output:q} {params.settings:q} 2> {log:q}"
 
 
 rule numersense_probe:
@@ -220,8 +218,7 @@ rule numersense_score_released:
     log:
         "logs/numersense_score_released/{ns_set}/{ns_model}.log",
     wildcard_constraints:
-        ns_model="|".join(re.escape(m) for m in NS.prediction_slugs())
-        or "no-predictions",
+        ns_model="|".join(map(re.escape, NS.prediction_slugs())) or "no-predictions",
     conda:
         ENVS / "numersense.yaml"
     threads: 1
@@ -302,9 +299,11 @@ rule numersense_table2_conventions:
     resources:
         mem_mb=1024,
         runtime=10,
+    params:
+        beyond=NS.beyond_paper_option(),
     shell:
-        "python -m reprobe numersense table2-conventions --csv {output.csv:q} "
-        "--md {output.md:q} {input.scores:q} 2> {log:q}"
+        "python -m reprobe numersense table2-conventions {params.beyond:q} "
+        "--csv {output.csv:q} --md {output.md:q} {input.scores:q} 2> {log:q}"
 
 
 rule numersense_table3:
@@ -324,8 +323,10 @@ rule numersense_table3:
     resources:
         mem_mb=1024,
         runtime=10,
+    params:
+        beyond=NS.beyond_paper_option(),
     shell:
-        "python -m reprobe numersense table3 --reference {input.reference:q} "
+        "python -m reprobe numersense table3 {params.beyond:q} --reference {input.reference:q} "
         "--csv {output.csv:q} --md {output.md:q} {input.results:q} 2> {log:q}"
 
 
@@ -349,12 +350,11 @@ rule numersense_figure3:
         mem_mb=1024,
         runtime=10,
     params:
-        predictions=NS.figure_arguments(),
-        no_zero=config["numersense"]["no_zero"],
+        arguments=NS.figure_arguments(),
     shell:
         "python -m reprobe numersense figure3 --categories {input.categories:q} "
         "--reference {input.reference:q} --csv {output.csv:q} --png {output.png:q} "
-        "--no-zero {params.no_zero:q} {params.predictions:q} 2> {log:q}"
+        "{params.arguments:q} 2> {log:q}"
 
 
 rule numersense_export:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reprobe.equate.harness_commands import register_harness
 from reprobe.equate.settings import (
     TINY_PATH,
     HypSettings,
@@ -202,7 +203,7 @@ def cmd_table6(args: argparse.Namespace) -> None:
             raise ReprobeError(f"--qreas-predictions {argument!r}: expected SET/ROW=PATH")
         predictions[(test_set, row)] = Path(path)
     write_table6([Path(s) for s in args.scores], Path(args.reference), Path(args.csv),
-                 Path(args.md), predictions)
+                 Path(args.md), predictions, beyond_paper=args.beyond_paper)
 
 
 def cmd_perturbation_table(args: argparse.Namespace) -> None:
@@ -211,7 +212,7 @@ def cmd_perturbation_table(args: argparse.Namespace) -> None:
 
     write_perturbation_table([Path(s) for s in args.scores],
                              Path(args.reference) if args.reference else None,
-                             Path(args.csv), Path(args.md))
+                             Path(args.csv), Path(args.md), beyond_paper=args.beyond_paper)
 
 
 def cmd_recovery_table(args: argparse.Namespace) -> None:
@@ -238,6 +239,13 @@ def cmd_harness_tasks(args: argparse.Namespace) -> None:
     from reprobe.equate.harness_tasks import write_tasks
 
     write_tasks([Path(folder) for folder in args.folders], Path(args.output))
+
+
+def add_beyond_paper_option(table: argparse.ArgumentParser) -> None:
+    """A table step's `--beyond-paper` option: one row per use (a name may hold spaces)."""
+    table.add_argument("--beyond-paper", action="append", default=[], metavar="ROW",
+                       help="(repeatable) a neural row the paper did not test "
+                            "(equate.neural), marked and placed last")
 
 
 def register(commands: argparse._SubParsersAction,
@@ -340,11 +348,13 @@ def register(commands: argparse._SubParsersAction,
                         metavar="SET/ROW=PATH",
                         help="(repeatable) a Q-REAS row's predictions on a set, to count the "
                              "pairs the released code's rules move")
+    add_beyond_paper_option(table6)
 
     perturbation = add("perturbation-table", cmd_perturbation_table, sub)
     add_paths(perturbation, reference=optional("published numbers with s5.1 rows"),
               csv="table CSV to write", md="table Markdown to write",
               scores=listed("score rows CSVs"))
+    add_beyond_paper_option(perturbation)
 
     export = add("export", cmd_export, sub)
     add_names(export, variant=one_of(["released", "rebuilt", "perturbation"]),
@@ -356,6 +366,7 @@ def register(commands: argparse._SubParsersAction,
     harness = add("harness-tasks", cmd_harness_tasks, sub)
     add_paths(harness, output="the task folder to write (--include_path of lm_eval)",
               folders=listed("exported set folders (released-rte_quant, …)"))
+    register_harness(sub, add)
 
     recovery = add("recovery-table", cmd_recovery_table, sub)
     add_paths(recovery, csv="table CSV to write", md="table Markdown to write",

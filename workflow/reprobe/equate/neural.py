@@ -19,7 +19,7 @@ import os
 import re
 import shutil
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from string import ascii_lowercase, digits
 from typing import Any
@@ -88,6 +88,22 @@ def load_nli(model_dir: Path) -> tuple[Any, Any]:
     return tokenizer, model
 
 
+def _class_logits(tokenizer: Any, model: Any, pairs: Iterable[PairLike], *, batch_size: int,
+                  max_length: int) -> Iterator[Any]:
+    """The classifier's logits for each batch of (premise, hypothesis) pairs, on the CPU."""
+    import torch
+
+    rows = [(_field(p, "sentence1"), _field(p, "sentence2")) for p in pairs]
+    with torch.inference_mode():
+        for start in tqdm(range(0, len(rows), batch_size), desc="NLI batches", unit="batch",
+                          mininterval=10):
+            batch = rows[start:start + batch_size]
+            # Premise first, as in MultiNLI fine-tuning; truncate only the longer side.
+            encoded = tokenizer([p for p, _ in batch], [h for _, h in batch], padding=True,
+                                truncation=True, max_length=max_length, return_tensors="pt")
+            yield model(**encoded).logits
+
+
 def predict_nli(
     model_dir: Path,
     pairs: Iterable[PairLike],
@@ -97,22 +113,32 @@ def predict_nli(
     max_length: int = 256,
 ) -> list[str]:
     """Classify each (premise, hypothesis) pair with a local checkpoint, in CPU batches."""
+    tokenizer, model = load_nli(Path(model_dir))
+    labels = resolve_labels(model.config.id2label, label_map)
+    return [labels[int(i)]
+            for logits in _class_logits(tokenizer, model, pairs, batch_size=batch_size,
+                                        max_length=max_length)
+            for i in logits.argmax(dim=-1).tolist()]
+
+
+def nli_log_probs(
+    model_dir: Path,
+    pairs: Iterable[PairLike],
+    *,
+    batch_size: int,
+    label_map: Mapping[str, str] | None = None,
+    max_length: int = 256,
+) -> list[dict[str, float]]:
+    """Each pair's log-probability per EQUATE label, as `predict_nli` reads the checkpoint
+    (its argmax is that function's label)."""
     import torch
 
     tokenizer, model = load_nli(Path(model_dir))
     labels = resolve_labels(model.config.id2label, label_map)
-    rows = [(_field(p, "sentence1"), _field(p, "sentence2")) for p in pairs]
-    predictions: list[str] = []
-    with torch.inference_mode():
-        for start in tqdm(range(0, len(rows), batch_size), desc="NLI batches", unit="batch",
-                          mininterval=10):
-            batch = rows[start:start + batch_size]
-            # Premise first, as in MultiNLI fine-tuning; truncate only the longer side.
-            encoded = tokenizer([p for p, _ in batch], [h for _, h in batch], padding=True,
-                                truncation=True, max_length=max_length, return_tensors="pt")
-            logits = model(**encoded).logits
-            predictions.extend(labels[int(i)] for i in logits.argmax(dim=-1).tolist())
-    return predictions
+    return [{labels[i]: float(value) for i, value in enumerate(row)}
+            for logits in _class_logits(tokenizer, model, pairs, batch_size=batch_size,
+                                        max_length=max_length)
+            for row in torch.log_softmax(logits.float(), dim=-1).tolist()]
 
 
 def _train_wordpiece(texts: Sequence[str], vocab_size: int) -> Any:

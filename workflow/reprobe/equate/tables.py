@@ -25,9 +25,11 @@ import numpy as np
 import pandas as pd
 
 from reprobe.equate.labels import NO_PARSE, fold, is_two_class
-from reprobe.equate.targets import QREAS
+from reprobe.equate.targets import PAPER_ROWS, QREAS, canonical_model
+from reprobe.errors import ReprobeError
 from reprobe.io import iter_json_objects
 from reprobe.scores import NO_SCORE, NOT_CONFIGURED, read_scores
+from reprobe.tables.beyond import beyond_note, is_beyond, mark_beyond_paper
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
@@ -57,6 +59,9 @@ QREAS_NOTE = (
     f"{QREAS} (Algorithm 1) follows the paper's Algorithm 1. The released code labels a "
     "value mismatch a contradiction, takes units from the dependency parse and reads fewer "
     "numbers (docs/papers/equate.md).")
+BEYOND_PAPER_NOTE = beyond_note(
+    "NLI checkpoints the paper did not test (`equate.neural` rows not named as one of its "
+    "Table 6 rows), scored on the same sets the same way")
 RECOVERY_COLUMNS = {
     "test_set": "test set", "candidates": "rebuilt", "released": "released",
     "recovered_exact": "exact", "recovered_swapped": "swapped",
@@ -68,12 +73,6 @@ RECOVERY_COLUMNS = {
     "premise_content_rate": "premises (content) %",
 }
 RECOVERY_RATES = ("exact_rate", "any_rate", "content_rate", "premise_content_rate")
-
-# Both versions' row names, and the probes' likely spellings, to one name per model.
-MODEL_ALIASES = {
-    "IS": "InferSent", "NB": "SSEN", "RSE": "SSEN", "OpenAI": "GPT", "OpenAI GPT": "GPT",
-    "QREAS": "Q-REAS", "Q-Reas": "Q-REAS", "majority": "MAJ", "hyp": "HYP",
-}
 # Test set names with case and punctuation removed, to the Table 6 column name.
 _SET_KEYS = {
     "rteq": "RTE-Q", "rtequant": "RTE-Q", "newsnli": "NewsNLI", "redditnli": "RedditNLI",
@@ -94,11 +93,6 @@ def canonical_set(metric: str) -> str:
     if name is None:
         return metric
     return f"{name} {DELTA}" if delta else name
-
-
-def canonical_model(model: str) -> str:
-    """One name per model across the two versions of the paper."""
-    return MODEL_ALIASES.get(model, model)
 
 
 def metric_order() -> list[str]:
@@ -220,21 +214,40 @@ def _ordered(table: pd.DataFrame, models: Sequence[str], metrics: Sequence[str])
     return _tidy(table.loc[order].reset_index(drop=True))
 
 
-def table6(scores: pd.DataFrame, reference: pd.DataFrame) -> pd.DataFrame:
-    """Table 6 long: every model × column, computed value beside the chosen version's number."""
+def mark_beyond(table: pd.DataFrame, beyond_paper: Sequence[str]) -> pd.DataFrame:
+    """The table with the rows of `beyond_paper` labelled as beyond the paper and placed last
+    (after the Q-REAS readings); a name the paper has a row of is refused."""
+    clash = [name for name in beyond_paper if canonical_model(name) in PAPER_ROWS]
+    if clash:
+        raise ReprobeError(f"--beyond-paper {clash[0]!r}: the paper's Table 6 has this row")
+    return mark_beyond_paper(table, beyond_paper)
+
+
+def beyond_notes(table: pd.DataFrame) -> list[str]:
+    """The note on the table's rows beyond the paper (none without such rows)."""
+    return [BEYOND_PAPER_NOTE] if table["model"].map(is_beyond).any() else []
+
+
+def table6(scores: pd.DataFrame, reference: pd.DataFrame,
+           beyond_paper: Sequence[str] = ()) -> pd.DataFrame:
+    """Table 6 long: every model × column, computed value beside the chosen version's number
+    (the rows of `beyond_paper` marked and last)."""
     published = _canonical_reference(reference[reference["table"].astype(str) == "table6"])
     derived = derive(accuracies(scores), score_reasons(scores))
     ours = derived.assign(table="table6", setting=_setting(published))
     table = compare_with_reference(ours, published, "table6")
     table = _with_reasons(table, derived)
     models = [MAJORITY, *dict.fromkeys(published["model"])]
-    return _ordered(table, models, metric_order())
+    # Marked last: Δ over MAJ and the reasons above are keyed by the configured names.
+    return mark_beyond(_ordered(table, models, metric_order()), beyond_paper)
 
 
 def perturbation_table(
-    scores: pd.DataFrame, reference: pd.DataFrame | None = None
+    scores: pd.DataFrame, reference: pd.DataFrame | None = None,
+    beyond_paper: Sequence[str] = (),
 ) -> pd.DataFrame:
-    """§5.1: each model's accuracy on the unperturbed and perturbed sets, and the change."""
+    """§5.1: each model's accuracy on the unperturbed and perturbed sets, and the change (the
+    rows of `beyond_paper` marked and last)."""
     rows = scores[scores["table"].astype(str) == "s5.1"].copy()
     rows["model"] = rows["model"].astype(str).map(canonical_model)
     rows["metric"] = rows["metric"].astype(str).str.strip().str.lower()
@@ -261,8 +274,9 @@ def perturbation_table(
     table["value"] = [reasons.get((model, metric), "NA (not scored)") if value == NO_SCORE
                       else value for model, metric, value
                       in zip(table["model"], table["metric"], table["value"], strict=True)]
-    return _ordered(table, list(dict.fromkeys(published["model"])),
-                    [*PERTURBATION, CHANGE, NEUTRAL_SHARE])
+    ordered = _ordered(table, list(dict.fromkeys(published["model"])),
+                       [*PERTURBATION, CHANGE, NEUTRAL_SHARE])
+    return mark_beyond(ordered, beyond_paper)
 
 
 def predicted_labels(path: Path) -> list[str]:
@@ -299,23 +313,28 @@ def qreas_notes(predictions: Mapping[tuple[str, str], Path]) -> list[str]:
 
 
 def write_table6(scores: list[Path], reference: Path, csv: Path, md: Path,
-                 qreas_predictions: Mapping[tuple[str, str], Path] | None = None) -> None:
+                 qreas_predictions: Mapping[tuple[str, str], Path] | None = None,
+                 beyond_paper: Sequence[str] = ()) -> None:
     """Build Table 6 from score files and one version's reference; write CSV and Markdown
-    (with the pairs each Q-REAS row moves, where its predictions are given)."""
-    frame = table6(read_scores(scores), read_reference(reference, "table6"))
+    (with the pairs each Q-REAS row moves, where its predictions are given, and the rows of
+    `beyond_paper` marked and last)."""
+    frame = table6(read_scores(scores), read_reference(reference, "table6"), beyond_paper)
     view = View(rows=("model", "setting"), order=tuple(metric_order()), count_label="#pairs")
     write_table(frame, csv, md, title=TITLES["table6"], view=view,
-                notes=[TABLE6_NOTE, *qreas_notes(qreas_predictions or {})])
+                notes=[TABLE6_NOTE, *qreas_notes(qreas_predictions or {}),
+                       *beyond_notes(frame)])
 
 
 def write_perturbation_table(
-    scores: list[Path], reference: Path | None, csv: Path, md: Path
+    scores: list[Path], reference: Path | None, csv: Path, md: Path,
+    beyond_paper: Sequence[str] = (),
 ) -> None:
-    """Build the §5.1 table from score files (and the reference's s5.1 rows); write it."""
+    """Build the §5.1 table from score files (and the reference's s5.1 rows), the rows of
+    `beyond_paper` marked and last; write it."""
     published = read_reference(reference, "s5.1") if reference is not None else None
     view = View(order=(*PERTURBATION, CHANGE, NEUTRAL_SHARE), count_label="#pairs")
-    write_table(perturbation_table(read_scores(scores), published), csv, md,
-                title=TITLES["s5.1"], view=view)
+    frame = perturbation_table(read_scores(scores), published, beyond_paper)
+    write_table(frame, csv, md, title=TITLES["s5.1"], view=view, notes=beyond_notes(frame))
 
 
 def recovery_summary(counts: Sequence[Mapping[str, object]]) -> pd.DataFrame:

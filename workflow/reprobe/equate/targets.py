@@ -39,6 +39,14 @@ PERTURBATION_SETS = ("unperturbed", "perturbed")
 # are rows of their own.
 QREAS = "Q-REAS"
 QREAS_KINDS = ("qreas", "qreas_authors")
+# Table 6's rows in either version (config/reference/equate/), and the other version's and the
+# probes' spellings of them: a neural row named otherwise is beyond the paper.
+PAPER_ROWS = ("MAJ", "HYP", "ALIGN", "CBOW", "BiLSTM", "CH", "InferSent", "SSEN", "ESIM", "GPT",
+              "BERT", QREAS)
+MODEL_ALIASES = {
+    "IS": "InferSent", "NB": "SSEN", "RSE": "SSEN", "OpenAI": "GPT", "OpenAI GPT": "GPT",
+    "QREAS": QREAS, "Q-Reas": QREAS, "majority": "MAJ", "hyp": "HYP",
+}
 # The files each predictor kind reads besides the evaluation set, by `reprobe equate score`
 # option (with _ for -): the score rules' named inputs and the CLI's required options.
 KIND_FILES: dict[str, tuple[str, ...]] = {
@@ -76,6 +84,16 @@ def table_rows(neural: Mapping[str, Any], qreas_variants: Mapping[str, Any] | No
     if clash:
         raise ConfigError(f"equate.neural: row names clash as file names: {clash}")
     return {slug(name): (name, kind) for name, kind in rows}
+
+
+def canonical_model(model: str) -> str:
+    """One name per model across the two versions of the paper."""
+    return MODEL_ALIASES.get(model, model)
+
+
+def beyond_paper_rows(neural: Mapping[str, Any]) -> list[str]:
+    """The `equate.neural` rows the paper has no row of (by name): checkpoints it did not test."""
+    return [name for name in neural if canonical_model(name) not in PAPER_ROWS]
 
 
 def qreas_arguments(row: str, qreas: Mapping[str, Any]) -> list[str]:
@@ -161,8 +179,6 @@ def member_param(spec: Mapping[str, Any]) -> Callable[[Any, Any], str]:
     return param
 
 
-
-
 class EquateTargets:
     """The EQUATE stage's inputs, parameters and target lists for one configuration."""
 
@@ -180,6 +196,7 @@ class EquateTargets:
         self.rows = table_rows(equate["neural"], equate["qreas"]["variants"],
                                equate["qreas"]["released_code"], hyp="nli_train" in self.inputs)
         self.perturbation_rows = perturbation_rows(self.rows)
+        self.beyond_paper = beyond_paper_rows(equate["neural"])
         self.tiny = rows_with(equate["neural"], "tiny")
         if self.tiny and "nli_train" not in self.inputs:
             raise ConfigError("equate.neural: a tiny row is trained on equate.inputs.nli_train, "
@@ -358,11 +375,18 @@ class EquateTargets:
         """The Q-REAS predictions one Table 6 reads (its variant's)."""
         return list(self.qreas_predictions(wildcards.variant).values())
 
+    def beyond_paper_option(self) -> list[str]:
+        """The table steps' `--beyond-paper` rows (neural rows the paper did not test), as
+        argument tokens."""
+        return [word for name in self.beyond_paper for word in ("--beyond-paper", name)]
+
     def table_options(self, wildcards: Any) -> list[str]:
-        """`reprobe equate table6`'s --qreas-predictions arguments, as argument tokens."""
-        return [word for (test_set, name), path
-                in self.qreas_predictions(wildcards.variant).items()
-                for word in ("--qreas-predictions", f"{test_set}/{name}={path}")]
+        """`reprobe equate table6`'s rows beyond the paper and --qreas-predictions arguments, as
+        argument tokens."""
+        return [*self.beyond_paper_option(),
+                *(word for (test_set, name), path
+                  in self.qreas_predictions(wildcards.variant).items()
+                  for word in ("--qreas-predictions", f"{test_set}/{name}={path}"))]
 
     def table_scores(self, wildcards: Any) -> list[str]:
         """The score files of one Table 6 (its variant's)."""

@@ -56,6 +56,7 @@ class ProbeTargets:
     sets: dict[str, list[str]]
     predictions: Mapping[str, Any]
     probe_rows: dict[str, ProbeRow]
+    beyond_paper: list[str]
 
     # Defined by NumerSenseTargets.
     source: Callable[[Mapping[str, Any]], Read]
@@ -153,10 +154,15 @@ class ProbeTargets:
         """Every score file of both variants (the conventions table)."""
         return [*self.score_files("rebuilt"), *self.score_files("released")]
 
+    def beyond_paper_option(self) -> list[str]:
+        """A table step's `--beyond-paper` rows (models the paper did not test, with their
+        clean and fine-tuned rows), as argument tokens (none without such rows)."""
+        return ["--beyond-paper", *self.beyond_paper] if self.beyond_paper else []
+
     def table2_arguments(self, wildcards: Any) -> list[str]:
-        """`reprobe numersense table2` options: the convention, and the gold's origin, as
-        argument tokens."""
-        arguments = ["--no-zero", self.ns["no_zero"]]
+        """`reprobe numersense table2` options: the rows beyond the paper, the convention, and
+        the gold's origin, as argument tokens."""
+        arguments = [*self.beyond_paper_option(), "--no-zero", self.ns["no_zero"]]
         if wildcards.ns_variant == "released" and self.gold_note():
             arguments += ["--gold", self.gold_note()]
         return arguments
@@ -195,5 +201,7 @@ class ProbeTargets:
                 for name, row_slug in first.values()}
 
     def figure_arguments(self) -> list[str]:
-        """`ROW=PREDICTIONS` arguments of Figure 3, as argument tokens."""
-        return [f"{name}={path}" for name, path in self.figure_predictions().items()]
+        """Figure 3's rows beyond the paper, convention and `ROW=PREDICTIONS` arguments (last:
+        they are positional), as argument tokens."""
+        return [*self.beyond_paper_option(), "--no-zero", self.ns["no_zero"],
+                *(f"{name}={path}" for name, path in self.figure_predictions().items())]

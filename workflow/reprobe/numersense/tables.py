@@ -8,7 +8,7 @@ as the paper prints each table (`reprobe.tables.shape`).
 from __future__ import annotations
 
 import csv
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -23,6 +23,7 @@ from reprobe.numersense.evaluate import (
 )
 from reprobe.numersense.probes import LabelledProbe
 from reprobe.scores import NO_SCORE, NOT_CONFIGURED, ScoreRow, read_scores, score_frame
+from reprobe.tables.beyond import beyond_note, mark_beyond_paper
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
 from reprobe.tables.write import write_table
@@ -55,7 +56,20 @@ CONVENTION_NOTES = {
 }
 PROTOCOL_NOTE = ("Rows named as the paper's follow the authors' procedure (protocol `authors`); "
                  "`(clean)` rows score the probe as written (whole-vocabulary softmax; a BOS "
-                 "token before a causal LM's sentence), beyond the paper.")
+                 "token before a causal LM's sentence), a protocol the paper did not use.")
+BEYOND_PAPER_NOTE = beyond_note(
+    "models the paper did not test (`numersense.models` entries not named as its rows), with "
+    "their `(clean)` rows and the fine-tuned rows (`numersense.finetune.rows`) starting from "
+    "them")
+
+
+def marked_beyond_paper(frame: pd.DataFrame, rows: Collection[str],
+                        ) -> tuple[pd.DataFrame, list[str]]:
+    """The table with `rows` (models the paper did not test) labelled as beyond the paper and
+    placed last, and the note on them (none when the table has no such row)."""
+    if not frame["model"].isin(set(rows)).any():
+        return frame, []
+    return mark_beyond_paper(frame, rows), [BEYOND_PAPER_NOTE]
 
 
 def metric(test_set: str, k: int) -> str:
@@ -103,26 +117,30 @@ def gold_note(variant: str, gold: str | None) -> list[str]:
 
 
 def write_table2(scores: Sequence[Path], reference: Path, csv_path: Path, md: Path,
-                 variant: str, convention: str, gold: str | None = None) -> None:
+                 variant: str, convention: str, gold: str | None = None, *,
+                 beyond_paper_rows: Collection[str]) -> None:
     """Build one Table 2 (rebuilt or released probes) under one convention; CSV and Markdown."""
     frame = table2(one_convention(read_scores(scores), convention),
                    read_reference(reference, "table2"))
+    frame, beyond = marked_beyond_paper(frame, beyond_paper_rows)
     view = View(rows=("model",), order=tuple(metric_order()), count_label="#probes")
     write_table(frame, csv_path, md, f"{TITLES['table2']} ({variant})", view=view,
                 notes=[TABLE2_NOTES[variant], *gold_note(variant, gold),
-                       CONVENTION_NOTES[convention], PROTOCOL_NOTE])
+                       CONVENTION_NOTES[convention], PROTOCOL_NOTE, *beyond])
 
 
-def write_table2_conventions(scores: Sequence[Path], csv_path: Path, md: Path) -> None:
+def write_table2_conventions(scores: Sequence[Path], csv_path: Path, md: Path, *,
+                             beyond_paper_rows: Collection[str]) -> None:
     """Every Table 2 number under each convention, side by side (rows: model × convention)."""
     frame = read_scores(scores)
     order = {c: i for i, c in enumerate(CONVENTIONS)}
     frame = frame.assign(_c=frame["setting"].map(order)).sort_values(
         ["_c"], kind="stable").drop(columns="_c").reset_index(drop=True)
+    frame, beyond = marked_beyond_paper(frame, beyond_paper_rows)
     view = View(rows=("model", "setting"), order=tuple(metric_order()), count_label="#lines")
     write_table(frame, csv_path, md, "Table 2 under each no/zero convention", view=view,
                 notes=[*CONVENTION_NOTES.values(), "The n of `released` counts prediction "
-                       "lines with a gold label; the others count gold lines."])
+                       "lines with a gold label; the others count gold lines.", *beyond])
 
 
 def table3(results: pd.DataFrame, reference: pd.DataFrame, top: int = 3) -> pd.DataFrame:
@@ -167,19 +185,22 @@ def table3_view(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(lines)
 
 
-def write_table3(files: Sequence[Path], reference: Path, csv_path: Path, md: Path) -> None:
+def write_table3(files: Sequence[Path], reference: Path, csv_path: Path, md: Path, *,
+                 beyond_paper_rows: Collection[str]) -> None:
     """Build Table 3 from the per-row template results; the long CSV, the paper-shaped
     Markdown."""
     results = pd.concat([pd.read_csv(f, dtype={"model": str, "word": str}) for f in files],
                         ignore_index=True)
     frame = table3(results, read_reference(reference, "table3"))
+    frame, beyond = marked_beyond_paper(frame, beyond_paper_rows)
     with atomic_path(csv_path) as tmp:
         frame.to_csv(tmp, index=False)
     body = table3_view(frame).to_markdown(index=False, disable_numparse=True)
+    notes = "".join(f"- {note}\n" for note in beyond)
     atomic_write_text(md, f"# {TITLES['table3']}\n\n- Mean softmax (%) over the whole "
                           "vocabulary at the mask, averaged over the templates filled with "
-                          "random words; `NA (not configured)`: the paper's row was not run.\n\n"
-                          f"{body}\n")
+                          "random words; `NA (not configured)`: the paper's row was not run.\n"
+                          f"{notes}\n{body}\n")
 
 
 def read_categories(path: Path) -> list[tuple[LabelledProbe, str]]:
@@ -256,11 +277,13 @@ def plot_figure3(table: pd.DataFrame, png: Path) -> None:
 
 
 def write_figure3(categories: Path, predictions: Mapping[str, Path], reference: Path,
-                  csv_path: Path, png: Path, convention: str) -> None:
+                  csv_path: Path, png: Path, convention: str, *,
+                  beyond_paper_rows: Collection[str]) -> None:
     """Figure 3's CSV (and a Markdown beside it) and its PNG."""
     table = figure3(categories, predictions, reference, convention)
+    table, beyond = marked_beyond_paper(table, beyond_paper_rows)
     view = View(rows=("model",), columns=("setting",), order=CATEGORIES, count_label="#probes")
     write_table(table, csv_path, csv_path.with_suffix(".md"), TITLES["figure3"], view=view,
                 notes=["Categories from the builder's keyword lexicon (the paper's were "
-                       "annotated by hand)."])
+                       "annotated by hand).", *beyond])
     plot_figure3(table, png)

@@ -7,11 +7,15 @@ a rule can name them directly as input or params functions.
 
 from __future__ import annotations
 
+import csv
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
+from pathlib import Path
 from typing import Any
 
+from reprobe.config import CHECKOUT
 from reprobe.errors import ConfigError
+from reprobe.numersense import STAGE
 from reprobe.numersense.finetune_settings import FinetuneSettings
 from reprobe.numersense.layout import (  # noqa: F401 (re-exported for the rules)
     DATA,
@@ -89,6 +93,42 @@ def table_rows(numersense: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     return rows
 
 
+# The paper's published numbers: the models they name are the paper's rows.
+PAPER_REFERENCE = CHECKOUT / STAGE.reference
+
+
+def paper_rows(reference: Path = PAPER_REFERENCE) -> set[str]:
+    """The paper's model rows: every model its published numbers (long CSVs) name."""
+    names: set[str] = set()
+    for path in sorted(reference.glob("*.csv")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            names |= {row["model"] for row in csv.DictReader(handle)}
+    return names
+
+
+def beyond_paper_models(numersense: Mapping[str, Any], paper: Collection[str]) -> list[str]:
+    """The model rows the paper did not test: `numersense.models` entries not named as its
+    rows, then the fine-tuned rows starting from one of them (a row follows its base)."""
+    models = [name for name in numersense["models"] if name not in paper]
+    finetuned = {row: base for row, base in numersense["finetune"]["rows"].items()
+                 if base in models}
+    for row, base in finetuned.items():
+        if row in paper:
+            # The paper's numbers would sit beside a model it never fine-tuned.
+            raise ConfigError(f"numersense.finetune.rows.{row}: a row of the paper's, but it "
+                              f"starts from {base!r}, a model the paper did not test; name "
+                              "the row otherwise")
+    return [*models, *finetuned]
+
+
+def beyond_paper_rows(models: Collection[str], rows: Mapping[str, ProbeRow]) -> list[str]:
+    """Every table row of those models: the model's own name (Table 3's row) and its row under
+    each protocol (`tiny-BERT (clean)`)."""
+    slugs = {slug(name) for name in models}
+    return list(dict.fromkeys([*models, *(row.name for row in rows.values()
+                                          if row.model in slugs)]))
+
+
 # The raw inputs the rebuilt probes need (core from OMCS, all adds ConceptNet's adversarial
 # probes); the overlap with the released files also needs the rebuilt fine-tuning set (GenericsKB).
 REBUILD_INPUTS = ("omcs", "conceptnet")
@@ -135,6 +175,9 @@ class NumerSenseTargets(ProbeTargets):
         self.released: Mapping[str, Any] = numersense["released"]
         self.rows = table_rows(numersense)
         self.probe_rows = probe_rows(numersense)
+        # Rows of models the paper did not test: the tables mark them and put them last.
+        self.beyond_paper = beyond_paper_rows(beyond_paper_models(numersense, paper_rows()),
+                                              self.probe_rows)
         self.gold: Mapping[str, Any] = numersense["gold"]
         self.inputs: Mapping[str, Any] = numersense["inputs"]
         self.sets = evaluation_sets(self.released, self.inputs)
@@ -306,8 +349,9 @@ class NumerSenseTargets(ProbeTargets):
                                                     AdversarialSettings)]
 
     def finetune_arguments(self) -> list[str]:
-        """`reprobe numersense finetune` settings, as argument tokens."""
-        return ["--settings", settings_json(self.ns["finetune"], FinetuneSettings)]
+        """`reprobe numersense finetune` settings and device, as argument tokens."""
+        return ["--settings", settings_json(self.ns["finetune"], FinetuneSettings),
+                "--device", str(self.ns["device"])]
 
     def labelled_arguments(self, wildcards: Any, output: Any) -> list[str]:
         """`--labelled-<set> PATH` for each labelled released file the rule writes, as argument
