@@ -47,6 +47,15 @@ def test_shared_options_name_the_formats_the_loader_reads() -> None:
     assert set(VECTOR_FORMATS) == set(FORMATS)
 
 
+def test_shared_options_name_the_similarity_kinds_the_schema_allows() -> None:
+    from reprobe.config import load_schema
+    from reprobe.wikipse.options import SIMILARITY_KINDS
+
+    similarity = load_schema()["properties"]["wikipse"]["properties"]["similarity"]
+    assert list(SIMILARITY_KINDS) == similarity["additionalProperties"]["properties"]["kind"][
+        "enum"]
+
+
 def test_building_the_cli_does_not_import_gensim() -> None:
     """Every job starts the CLI: its parser must not pull in the heavy libraries."""
     import subprocess

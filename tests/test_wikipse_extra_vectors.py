@@ -16,7 +16,7 @@ from gensim.models import KeyedVectors
 from reprobe.cli import main
 from reprobe.config import CHECKOUT, fill_defaults, load_yaml
 from reprobe.errors import ConfigError
-from reprobe.scores import ScoreRow, write_scores
+from reprobe.scores import ScoreRow, score_frame, write_scores
 from reprobe.step_settings import settings_json
 from reprobe.tables.beyond import BEYOND
 from reprobe.wikipse.embedding.outside import spellings
@@ -24,6 +24,7 @@ from reprobe.wikipse.extra import extra_files
 from reprobe.wikipse.probing.part2_tables import (
     BEYOND_NOTE,
     NO_WORD_FOUND,
+    similarity_rows,
     write_probe_table,
     write_variants_table,
 )
@@ -229,6 +230,67 @@ def test_table6_scores_an_embedding_beyond_the_paper_below_ours(tmp_path):
     assert list(extra["value"]) == list(ours["value"])
     assert list(extra["n"]) == list(ours["n"]) and (extra["n"] > 0).all()
     assert BEYOND_NOTE in (tmp_path / "o.md").read_text(encoding="utf-8")
+
+
+def default_similarity_sets(config: dict) -> dict[str, dict[str, str]]:
+    """The default config's Table 6 datasets (gensim's shipped files), as `--datasets` JSON
+    names them."""
+    return {name: {"path": str(GENSIM_DATA / Path(config["sources"][spec["source"]]["path"]).name),
+                   "kind": spec["kind"]} for name, spec in config["wikipse"]["similarity"].items()}
+
+
+def test_the_one_command_writes_table6s_rows_the_workflow_writes(tmp_path):
+    config = load_yaml(CHECKOUT / "config" / "config.yaml")
+    fill_defaults(config)
+    datasets = default_similarity_sets(config)
+    assert {spec["kind"] for spec in datasets.values()} == {"pairs", "analogy"}
+    # The default config's embedding beyond the paper (gensim's fastText .bin), by its name.
+    (name, spec), = config["wikipse"]["extra_vectors"].items()
+    source = GENSIM_DATA / Path(config["sources"][spec["source"]]["path"]).name
+    mine = tmp_path / f"{name}{source.suffix}"
+    mine.symlink_to(source)
+    train, test, _ = dataset(tmp_path)
+    options = [f"{dataset}={value['path']}:{value['kind']}" for dataset, value in datasets.items()]
+    assert probe(mine, train, test, tmp_path / "one.csv", "--format", spec["format"],
+                 "--similarity", *options) == 0
+    # The workflow: import once, then Table 6's step with the embedding beyond ours, whose
+    # rows (similarity_rows) its table shows rounded.
+    folder = tmp_path / "folder"
+    assert main(["wikipse", "import-vectors", "--input", str(source), "--format",
+                 spec["format"], "--output", str(folder)]) == 0
+    assert main(["wikipse", "similarity", "--beyond", f"{name}={folder}", "--variant", "rebuilt",
+                 "--datasets", json.dumps(datasets), "--reference",
+                 str(CHECKOUT / "config/reference/wikipse/table6.csv"), "--csv",
+                 str(tmp_path / "t6.csv"), "--md", str(tmp_path / "t6.md"),
+                 f"SKIP 10={folder}"]) == 0
+    workflow = score_frame(similarity_rows({}, datasets, {name: folder}))
+    one = pd.read_csv(tmp_path / "one.csv", dtype={"setting": str})
+    one = one[one["table"] == "table6"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(one, workflow, check_dtype=False)
+    assert list(one["model"].unique()) == [f"{name} {BEYOND}"] and (one["n"] > 0).all()
+    table = pd.read_csv(tmp_path / "t6.csv", dtype={"setting": str})
+    shown = table[table["model"] == f"{name} {BEYOND}"].set_index("metric")
+    assert {metric: shown.loc[metric, "n"] for metric in datasets} == dict(
+        zip(one["metric"], one["n"], strict=True))
+
+
+def test_similarity_options_are_named_files_with_a_kind(tmp_path, caplog):
+    from reprobe.wikipse.probe_commands import similarity_datasets
+
+    odd = tmp_path / "a:b.txt"
+    odd.write_text("x y 1\n")
+    assert similarity_datasets(["WS=ws.tsv", "G=q.txt:analogy", f"O={odd}"]) == {
+        "WS": {"path": "ws.tsv", "kind": "pairs"}, "G": {"path": "q.txt", "kind": "analogy"},
+        "O": {"path": str(odd), "kind": "pairs"}}
+    train, test, vectors = dataset(tmp_path)
+    vectors.save_word2vec_format(str(tmp_path / "mine.txt"))
+    for bad, message in (("ws.tsv", "expected NAME=FILE"), ("G=q.txt:analogies", "no kind"),
+                         ("G=a G=b", "a name of its own")):
+        caplog.clear()
+        assert probe(tmp_path / "mine.txt", train, test, tmp_path / "s.csv", "--similarity",
+                     *bad.split()) == 1
+        assert message in caplog.text, bad
+    assert not (tmp_path / "s.csv").exists()
 
 
 def test_the_default_config_probes_one_embedding_beyond_the_paper():

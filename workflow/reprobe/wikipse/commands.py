@@ -15,6 +15,7 @@ from reprobe.wikipse.nlp_commands import register_nlp
 from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options, read_selection
 from reprobe.wikipse.probe_commands import register_probes
 from reprobe.wikipse.supersense_commands import register_supersense
+from reprobe.wikipse.task_commands import register_tasks
 
 log = logging.getLogger("reprobe.wikipse")
 SELECTION = "wikipse.selection"
@@ -304,5 +305,6 @@ def register(commands: argparse._SubParsersAction,
     _register_data(sub, add)
     _register_vectors(sub, add)
     register_probes(sub, add)
+    register_tasks(sub, add)
     register_nlp(sub, add)
     register_supersense(sub, add)

@@ -1,8 +1,10 @@
-"""What the WIKI-PSE export rule reads and writes: one dataset folder per dataset variant.
+"""What the WIKI-PSE export rules read and write: one dataset folder per dataset variant, and
+one for Table 8's supersense dataset.
 
 The variants are the datasets the workflow has: the rebuild (where the config types Wikipedia)
 and the authors' released splits (where configured); the authors' corpora and embeddings probe
-the released words, so they add no dataset of their own.
+the released words, so they add no dataset of their own. The supersense dataset (where the config
+has `wikipse.supersense`) is built from UKP's corpus, in a folder of its own.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from types import SimpleNamespace
 from typing import Any
 
 from reprobe.config import source_spec
-from reprobe.wikipse.targets import DATA, WikiPseTargets
+from reprobe.wikipse.paths import DATA
+from reprobe.wikipse.targets import WikiPseTargets
 
 EXPORTS = "exports/wikipse"
 DATASETS = ("rebuilt", "released")
+SUPERSENSE = f"{EXPORTS}/supersense"
 
 
 class WikiPseExports:
@@ -26,7 +30,9 @@ class WikiPseExports:
                  dump: str | None) -> None:
         self.targets, self.sources, self.dump = targets, sources, dump
         self.variants = [variant for variant in DATASETS if variant in targets.variants]
-        self.folders = [f"{EXPORTS}/{variant}" for variant in self.variants]
+        self.supersense = bool(targets.wp.get("supersense"))
+        self.folders = [*(f"{EXPORTS}/{variant}" for variant in self.variants),
+                        *([SUPERSENSE] if self.supersense else [])]
 
     def other(self, variant: str) -> list[str]:
         """The variant the card compares with: the other one, where the config has both."""
@@ -41,7 +47,9 @@ class WikiPseExports:
                             self.targets.split_inputs(SimpleNamespace(wp_variant=other))]}
 
     def source_names(self, variant: str) -> list[str]:
-        """The configured sources a variant is made from."""
+        """The configured sources a variant (or the supersense dataset) is made from."""
+        if variant == "supersense":
+            return [self.targets.wp["supersense"]["corpus"]["source"]]
         if variant == "released":
             spec = self.targets.released
             return [spec[key]["source"] for key in ("train", "test", "classes") if key in spec]
@@ -55,7 +63,8 @@ class WikiPseExports:
                 *(typing[key]["source"] for key in keys if key in typing), *classes]
 
     def sources_json(self, variant: str) -> str:
-        """The variant's configured sources as the card shows them, JSON."""
+        """The variant's (or the supersense dataset's) configured sources as the card shows
+        them, JSON."""
         return json.dumps({name: source_spec(self.sources[name])
                            for name in self.source_names(variant) if name in self.sources},
                           sort_keys=True)
@@ -74,3 +83,10 @@ class WikiPseExports:
             arguments += ["--compare-variant", other, "--compare-train", other_train,
                           "--compare-test", other_test]
         return arguments
+
+    def supersense_arguments(self) -> list[str]:
+        """`reprobe wikipse supersense-export --sources-json JSON` (UKP's corpus as the card
+        shows it), as argument tokens (none without Table 8)."""
+        if not self.supersense:
+            return []
+        return ["--sources-json", self.sources_json("supersense")]

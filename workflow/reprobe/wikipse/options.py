@@ -12,6 +12,9 @@ from reprobe.wikipse.settings import SelectionSettings
 # spelled out here so that building the parser does not import gensim.
 VECTOR_FORMATS = ("auto", "glove_txt", "word2vec_txt", "word2vec_bin", "fasttext_vec",
                   "fasttext_bin", "kv")
+# Table 6's kinds of dataset (the schema's `similarity.<name>.kind`): word pairs scored by
+# Spearman (pairs_pos: MEN's `-n` suffixes stripped) or analogies by accuracy (Google, MSR).
+SIMILARITY_KINDS = ("pairs", "pairs_pos", "analogy", "msr_analogy")
 
 
 def add_selection_options(parser: argparse.ArgumentParser, path: str) -> None:

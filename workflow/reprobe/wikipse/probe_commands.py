@@ -1,5 +1,6 @@
-"""`reprobe wikipse probe | baselines | table | variants | analyses | public | similarity`:
-WIKI-PSE part 2 steps (Table 5's in nlp_commands, Table 8's in supersense_commands)."""
+"""`reprobe wikipse probe | released-stats | baselines | table | variants`: WIKI-PSE part 2's
+S-class and ambiguity probes and Tables 2-4 (the analyses, Tables 3 and 6 in task_commands,
+Table 5's in nlp_commands, Table 8's in supersense_commands)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from reprobe.step_options import (
-    Option,
-    add_names,
-    add_paths,
-    listed,
-    one_of,
-    optional,
-    several,
-)
+from reprobe.step_options import add_names, add_paths, listed, one_of, optional
 from reprobe.step_settings import add_settings_option
-from reprobe.wikipse.nlp_commands import named_arguments
-from reprobe.wikipse.options import VECTOR_FORMATS
+from reprobe.wikipse.options import SIMILARITY_KINDS, VECTOR_FORMATS
 from reprobe.wikipse.resource.release import READINGS
 from reprobe.wikipse.settings import ClassifierSettings, EmbeddingProbeSettings
 
@@ -99,10 +91,33 @@ def _scores_path(args: argparse.Namespace) -> Path:
     return Path(args.scores or args.output)
 
 
+def similarity_datasets(items: list[str]) -> dict[str, dict[str, str]]:
+    """Table 6's datasets by name, as `wikipse similarity --datasets` takes them, from
+    `NAME=FILE[:KIND]` arguments (KIND absent: pairs); an error names a malformed argument."""
+    from reprobe.errors import ReprobeError
+
+    datasets: dict[str, dict[str, str]] = {}
+    for item in items:
+        name, sep, spec = item.partition("=")
+        if not (sep and name and spec) or name in datasets:
+            raise ReprobeError(f"reprobe wikipse probe --similarity: expected NAME=FILE[:KIND] "
+                               f"with a name of its own, got {item!r}")
+        path, colon, kind = spec.rpartition(":")
+        if not colon or (kind not in SIMILARITY_KINDS and Path(spec).exists()):
+            # No kind given, or the colon is the name's of a file that exists: word pairs.
+            path, kind = spec, "pairs"
+        elif kind not in SIMILARITY_KINDS:
+            raise ReprobeError(f"reprobe wikipse probe --similarity {item!r}: no file {spec!r}, "
+                               f"and {kind!r} is no kind ({', '.join(SIMILARITY_KINDS)})")
+        datasets[name] = {"path": path, "kind": kind}
+    return datasets
+
+
 def cmd_probe(args: argparse.Namespace) -> None:
     """S-class (Table 2) and ambiguity (Table 4) probes of one embedding on one dataset: a
     vectors folder of the workflow, or any embedding file (`--vectors FILE --train TRAIN
-    --test TEST --output scores.csv`, a row beyond the paper, no config needed)."""
+    --test TEST --output scores.csv`, a row beyond the paper, no config needed); with
+    `--similarity`, Table 6's rows of the same embedding too."""
     from reprobe.io import atomic_path
     from reprobe.scores import ScoreRow, write_scores
     from reprobe.tables.beyond import beyond_row
@@ -120,6 +135,7 @@ def cmd_probe(args: argparse.Namespace) -> None:
     )
 
     settings, seed = _probe_settings(args)
+    similarity = similarity_datasets(args.similarity or [])
     scores = _scores_path(args)
     train_split, test_split = _splits(args)
     train, test = train_split.classes, test_split.classes
@@ -160,6 +176,12 @@ def cmd_probe(args: argparse.Namespace) -> None:
                                  result["n"]))
         log.info("%s %s: %s", row, kind,
                  ", ".join(f"{r['task']} {r['value']:.3f}" for r in found))
+    if similarity:
+        # Table 6's rows, as the workflow's similarity step has them for an extra embedding
+        # (imported here: the tables' module loads matplotlib, which a probe job needs not).
+        from reprobe.wikipse.probing.part2_tables import similarity_of
+
+        rows += similarity_of(row, dim, vectors, similarity)
     write_scores(rows, scores)
     if args.predictions:
         with atomic_path(args.predictions) as tmp, tmp.open("wb") as handle:
@@ -234,80 +256,6 @@ def cmd_variants(args: argparse.Namespace) -> None:
                          Path(args.md), args.ambiguity)
 
 
-def cmd_analyses(args: argparse.Namespace) -> None:
-    """Figures 3-6 and Table 7 from the probes' predictions (MLP) of one dimension."""
-    from reprobe.wikipse.probing.part2_tables import write_analyses
-
-    predictions = named_arguments(args.predictions)
-    train, test = _splits(args)
-    write_analyses({k: Path(v) for k, v in predictions.items()}, train, test,
-                   Path(args.word_vectors), Path(args.output_dir), args.classifier,
-                   args.ambiguity, args.suffix or "")
-
-
-def cmd_similarity(args: argparse.Namespace) -> None:
-    """Table 6: word-similarity Spearman and analogy accuracy of word embeddings."""
-    from reprobe.wikipse.probing.part2_tables import write_similarity_table
-
-    vectors = named_arguments(args.vectors)
-    beyond = named_arguments(args.beyond or [])
-    datasets = json.loads(args.datasets)
-    write_similarity_table({k: Path(v) for k, v in vectors.items()}, datasets,
-                           Path(args.reference), Path(args.csv), Path(args.md), args.variant,
-                           {k: Path(v) for k, v in beyond.items()})
-
-
-def cmd_public(args: argparse.Namespace) -> None:
-    """Table 3: ours and public embeddings on the words every one of them has."""
-    from reprobe.scores import ScoreRow, write_scores
-    from reprobe.wikipse.nlp_commands import load_ours, load_public
-    from reprobe.wikipse.probing.probes import (
-        class_order,
-        features,
-        fit_predict_sclasses,
-        indicator,
-        micro_f1,
-    )
-    from reprobe.wikipse.probing.public import (
-        public_features,
-        shared_subset,
-        subset,
-        subset_summary,
-    )
-
-    train, test = _split_data(args)
-    public = load_public(args.public)
-    ours = load_ours(args.ours)
-    # The same words for every row: in both public vocabularies and in each of ours.
-    keep = {split: [w for w in shared_subset(data, list(public.values()))
-                    if all(w in vectors for vectors in ours.values())]
-            for split, data in (("train", train), ("test", test))}
-    log.info("public-embedding subset: %s", json.dumps(subset_summary(
-        subset(train, keep["train"]), subset(test, keep["test"]))))
-    classes = class_order(train, test)
-    y_train = indicator(keep["train"], train, classes)
-    y_test = indicator(keep["test"], test, classes)
-    classifiers = _settings(args, ClassifierSettings)
-    settings = classifiers.fitting(args.seed)
-    rows = []
-    for name in [*ours, *public]:
-        model, _, dim = name.rpartition(" ") if name in ours else (name, "", "")
-        if not keep["train"] or not keep["test"]:
-            # No shared word: a row without a score, not a classifier fitted on nothing.
-            rows += [ScoreRow(PAPER, "table3", model, dim, kind, float("nan"), 0)
-                     for kind in classifiers.classifiers]
-            continue
-        if name in ours:
-            x_train, x_test = (features(keep[s], ours[name])[0] for s in ("train", "test"))
-        else:
-            x_train, x_test = (public_features(keep[s], public[name]) for s in ("train", "test"))
-        for kind in classifiers.classifiers:
-            pred, _ = fit_predict_sclasses(x_train, y_train, x_test, kind, settings)
-            rows.append(ScoreRow(PAPER, "table3", model, dim, kind,
-                                 round(micro_f1(y_test, pred), 3), len(keep["test"])))
-    write_scores(rows, Path(args.scores))
-
-
 def register_probes(sub: argparse._SubParsersAction,
                     add: Callable[..., argparse.ArgumentParser]) -> None:
     """The part 2 steps."""
@@ -329,6 +277,10 @@ def register_probes(sub: argparse._SubParsersAction,
     add_settings_option(probe, EmbeddingProbeSettings, PROBES, required=False)
     probe.add_argument("--seed", type=int, help="every classifier's seed (absent: the "
                        "embedded default config's)")
+    probe.add_argument("--similarity", nargs="+", metavar="NAME=FILE[:KIND]", help=(
+        "each word-similarity or analogy dataset (Table 6) to score the embedding on as well: "
+        "rows of table6 with NAME as metric, as the workflow's Table 6 writes them for an "
+        f"extra embedding; KIND one of {', '.join(SIMILARITY_KINDS)} (absent: pairs)"))
 
     released_stats = add("released-stats", cmd_released_stats, sub)
     _split_options(released_stats, ambiguity=True)
@@ -356,31 +308,3 @@ def register_probes(sub: argparse._SubParsersAction,
     add_paths(variants, reference="the paper's numbers (CSV)", csv="the table (CSV)",
               md="the table (Markdown)",
               scores=listed("VARIANT=score file, every file of each"))
-
-    analyses = add("analyses", cmd_analyses, sub)
-    _split_options(analyses, ambiguity=True)
-    add_paths(analyses, word_vectors="word vectors (Figure 6)",
-              output_dir="figures and Table 7 go here",
-              predictions=listed("SERIES=predictions.npz"))
-    add_names(analyses, suffix=optional("ends each file name (`_authors_corpus`: "
-                                        "figure3a_authors_corpus.png); none for the rebuild"))
-    analyses.add_argument("--classifier", default="MLP", help="whose predictions (paper MLP)")
-
-    public = add("public", cmd_public, sub)
-    _split_options(public, ambiguity=False)
-    add_paths(public, public=several("NAME=PATH:FORMAT of each public embedding (glove_txt, "
-                                     "fasttext_vec…)"),
-              ours=several("'SSKIP word 300'=FOLDER of each of our embeddings"),
-              scores="score rows (CSV)")
-    _classifier_options(public, ClassifierSettings)
-
-    similarity = add("similarity", cmd_similarity, sub)
-    add_paths(similarity, datasets='JSON {name: {"path": …, "kind": KIND}}, KIND one of pairs, '
-                                   "pairs_pos, analogy, msr_analogy",
-              reference="the paper's numbers (CSV)", csv="the table (CSV)",
-              md="the table (Markdown)", vectors=listed("MODEL DIM=vectors folder"),
-              beyond=Option("NAME=vectors folder or embedding file of each embedding beyond "
-                            "the paper (its dimension: the vectors')", required=False,
-                            nargs="+"))
-    add_names(similarity, variant=one_of(["rebuilt", "authors_corpus"], "whose embeddings "
-                                         "(named in the title when not the rebuild)"))

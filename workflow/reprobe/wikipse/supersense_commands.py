@@ -1,5 +1,5 @@
-"""`reprobe wikipse supersense-dataset | supersense-probe`: Table 8 (Appendix D), ambiguity
-prediction on UKP's supersense-annotated Wikipedia."""
+"""`reprobe wikipse supersense-dataset | supersense-probe | supersense-export`: Table 8
+(Appendix D), ambiguity prediction on UKP's supersense-annotated Wikipedia."""
 
 from __future__ import annotations
 
@@ -67,6 +67,18 @@ def cmd_supersense_probe(args: argparse.Namespace) -> None:
     write_scores(rows, Path(args.scores))
 
 
+def cmd_supersense_export(args: argparse.Namespace) -> None:
+    """Write the supersense dataset as a Hugging Face dataset folder (Parquet and a card)."""
+    from reprobe.io import json_object
+    from reprobe.text import read_json
+    from reprobe.wikipse.supersense_exports import export_supersense
+
+    rows = export_supersense({"train": Path(args.train), "test": Path(args.test)},
+                             Path(args.output), built=read_json(Path(args.card)),
+                             sources=json_object(args.sources_json, "--sources-json"))
+    log.info("%s: %s", args.output, json.dumps(rows))
+
+
 def register_supersense(sub: argparse._SubParsersAction,
                         add: Callable[..., argparse.ArgumentParser]) -> None:
     """The Table 8 steps."""
@@ -81,3 +93,9 @@ def register_supersense(sub: argparse._SubParsersAction,
               vectors="UKP's supersense-embeddings.txt", scores="score rows (CSV)")
     add_names(probe, format=one_of(VECTOR_FORMATS, "e.g. word2vec_txt"))
     _classifier_options(probe, ClassifierSettings)
+
+    export = add("supersense-export", cmd_supersense_export, sub)
+    add_paths(export, train="train.tsv of supersense-dataset", test="its test.tsv",
+              card="its card.json (how it was built)", output="the dataset folder to write")
+    export.add_argument("--sources-json", required=True,
+                        help="the configured sources the card lists (JSON: name -> spec)")

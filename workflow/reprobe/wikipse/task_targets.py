@@ -11,6 +11,7 @@ from typing import Any
 
 from reprobe.reads import Read
 from reprobe.step_settings import settings_json
+from reprobe.wikipse.paths import MODELS, RESULTS, TABLES
 from reprobe.wikipse.settings import (
     ClassifierSettings,
     MentionTypingSettings,
@@ -18,8 +19,8 @@ from reprobe.wikipse.settings import (
     SentEvalSettings,
 )
 
-MODELS = "data/models/wikipse"
-RESULTS = "results/wikipse"
+AGGREGATES = ("unif", "wght")
+ANALYSES = ("figure3a", "figure3b", "figure4", "figure5a", "figure5b", "figure6", "table7")
 # A probed embedding's kind and its row name in Tables 2 and 4.
 PROBED = {"word": "word", "wght": "wghtΣ", "unif": "unifΣ"}
 MODEL_NAMES = {"skip": "SKIP", "sskip": "SSKIP"}
@@ -32,8 +33,6 @@ VECTOR_FOLDERS = {"rebuilt": MODELS, "released": MODELS,
 def variant_suffix(variant: str) -> str:
     """A file-name suffix per variant: none for the rebuild (its files keep their names)."""
     return "" if variant == "rebuilt" else f"_{variant}"
-
-
 
 
 class TaskTargets:
@@ -90,6 +89,13 @@ class TaskTargets:
         """The word vectors Figure 6 searches neighbours in."""
         model = self.wp["probes"]["analysis_model"]
         return f"{VECTOR_FOLDERS[variant]}/{model}-word-{max(self.trained(variant)[1])}"
+
+    def analysis_outputs(self, variant: str = "rebuilt") -> list[str]:
+        """Figures 3-6 (CSV and PNG each) and Table 7 (CSV and Markdown) of a variant."""
+        figures = [name for name in ANALYSES if name.startswith("figure")]
+        suffix = variant_suffix(variant)
+        return [*(f"{TABLES}/{name}{suffix}.{ext}" for name in figures for ext in ("csv", "png")),
+                f"{TABLES}/table7{suffix}.csv", f"{TABLES}/table7{suffix}.md"]
 
     def public_inputs(self, wildcards: Any) -> list[str]:
         """What Table 3's job tracks: the split files, the public embeddings, our vectors."""

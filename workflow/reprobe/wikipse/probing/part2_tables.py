@@ -240,14 +240,14 @@ def similarity_rows(vectors: Mapping[str, Path], datasets: Mapping[str, Mapping[
     rows = []
     for name, folder in vectors.items():
         model, dim = name.rsplit(" ", 1)
-        rows += _similarity_of(model, dim, load_vectors(folder), datasets)
+        rows += similarity_of(model, dim, load_vectors(folder), datasets)
     for name, path in (beyond or {}).items():
         loaded = read_embedding(path, None)
-        rows += _similarity_of(beyond_row(name), str(loaded.vector_size), loaded, datasets)
+        rows += similarity_of(beyond_row(name), str(loaded.vector_size), loaded, datasets)
     return rows
 
 
-def _similarity_of(model: str, dim: str, loaded: Any, datasets: Mapping[str, Mapping[str, str]]
+def similarity_of(model: str, dim: str, loaded: Any, datasets: Mapping[str, Mapping[str, str]]
                    ) -> list[ScoreRow]:
     """One embedding's rows of Table 6."""
     from reprobe.wikipse.tasks.similarity import analogy_accuracy, similarity_scores
