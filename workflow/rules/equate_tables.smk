@@ -1,0 +1,112 @@
+# EQUATE's tables (Table 6, §5.1, recovery), its dataset folders and lm-evaluation-harness
+# tasks (included by equate.smk).
+
+
+rule equate_table6:
+    input:
+        scores=EQ.table_scores,
+        predictions=EQ.table_predictions,
+        reference=REFERENCE / "equate/table6_{version}.csv",
+    output:
+        csv=f"{EQ_TABLES}/table6_{{variant}}_{{version}}.csv",
+        md=f"{EQ_TABLES}/table6_{{variant}}_{{version}}.md",
+    log:
+        "logs/equate_table6/{variant}_{version}.log",
+    wildcard_constraints:
+        variant="released|rebuilt",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    params:
+        predictions=EQ.table_options,
+    shell:
+        "python -m reprobe equate table6 --reference {input.reference:q} --csv {output.csv:q} "
+        "--md {output.md:q} {params.predictions:q} {input.scores:q} 2> {log:q}"
+
+
+rule equate_perturbation_table:
+    input:
+        scores=EQ.variant_scores("perturbation"),
+        reference=REFERENCE / f"equate/table6_{EQ.reference_version}.csv",
+    output:
+        csv=f"{EQ_TABLES}/perturbation.csv",
+        md=f"{EQ_TABLES}/perturbation.md",
+    log:
+        "logs/equate_perturbation_table.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    params:
+        beyond=EQ.beyond_paper_option(),
+    shell:
+        "python -m reprobe equate perturbation-table --reference {input.reference:q} "
+        "--csv {output.csv:q} --md {output.md:q} {params.beyond:q} {input.scores:q} 2> {log:q}"
+
+
+rule equate_recovery_table:
+    input:
+        EQ.recovery_files,
+    output:
+        csv=f"{EQ_TABLES}/recovery.csv",
+        md=f"{EQ_TABLES}/recovery.md",
+    log:
+        "logs/equate_recovery_table.log",
+    # A table from small files: seconds of work, run where Snakemake runs, not queued.
+    localrule: True
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=10,
+    shell:
+        "python -m reprobe equate recovery-table --csv {output.csv:q} --md {output.md:q} "
+        "{input:q} 2> {log:q}"
+
+
+rule equate_export:
+    input:
+        unpack(EQ_EXPORTS.inputs),
+    output:
+        directory(f"{EQ_EXPORTS_DIR}/{{dataset}}"),
+    log:
+        "logs/equate_export/{dataset}.log",
+    wildcard_constraints:
+        dataset="|".join(EQ_EXPORTS.sets) or "no-sets",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=20,
+    params:
+        arguments=EQ_EXPORTS.arguments,
+    shell:
+        "python -m reprobe equate export {params.arguments:q} --output {output:q} 2> {log:q}"
+
+
+rule equate_harness_tasks:
+    input:
+        EQ_EXPORTS.folders,
+    output:
+        directory(f"{EQ_EXPORTS_DIR}/lm_eval"),
+    log:
+        "logs/equate_harness_tasks.log",
+    conda:
+        ENVS / "equate.yaml"
+    threads: 1
+    resources:
+        mem_mb=512,
+        runtime=10,
+    shell:
+        "python -m reprobe equate harness-tasks --output {output:q} {input:q} 2> {log:q}"
