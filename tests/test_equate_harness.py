@@ -220,3 +220,16 @@ def test_the_harness_command_writes_the_accuracy_of_every_tagged_task(tmp_path, 
                           predict_nli(tiny_nli, pairs, batch_size=8),
                           two_class_of(test_set, "released"))
         assert results[task_name(folder)]["acc,none"] * 100 == pytest.approx(table6, abs=1e-9)
+
+
+def test_the_harness_command_without_lm_eval_says_how_to_install_it(tmp_path, monkeypatch,
+                                                                     caplog):
+    import sys
+
+    from reprobe.cli import main
+
+    monkeypatch.setitem(sys.modules, "lm_eval", None)  # import lm_eval raises
+    assert main(["equate", "harness", "--checkpoint", str(tmp_path), "--include-path",
+                 str(tmp_path), "--output", str(tmp_path / "r.json"), "--batch-size", "8"]) == 1
+    assert "pip install -e '.[harness]'" in caplog.text
+    assert not (tmp_path / "r.json").exists()

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.errors import ReprobeError
 from reprobe.step_options import add_paths
 
 log = logging.getLogger("reprobe.equate")
@@ -21,7 +22,11 @@ log = logging.getLogger("reprobe.equate")
 
 def cmd_harness(args: argparse.Namespace) -> None:
     """Evaluate a local NLI checkpoint on EQUATE's harness tasks; write the harness's results."""
-    from lm_eval import simple_evaluate
+    try:
+        from lm_eval import simple_evaluate
+    except ModuleNotFoundError as error:
+        raise ReprobeError("reprobe equate harness needs lm-evaluation-harness: "
+                           "pip install -e '.[harness]'") from error
     from lm_eval.tasks import TaskManager
     from lm_eval.utils import make_table
 
