@@ -9,42 +9,25 @@ command hands it to the harness as reprobe.equate.harness_model.NliClassifierLM.
 from __future__ import annotations
 
 import argparse
-import json
-import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from reprobe.errors import ReprobeError
 from reprobe.step_options import add_paths
-
-log = logging.getLogger("reprobe.equate")
 
 
 def cmd_harness(args: argparse.Namespace) -> None:
     """Evaluate a local NLI checkpoint on EQUATE's harness tasks; write the harness's results."""
-    try:
-        from lm_eval import simple_evaluate
-    except ModuleNotFoundError as error:
-        raise ReprobeError("reprobe equate harness needs lm-evaluation-harness: "
-                           "pip install -e '.[harness]'") from error
-    from lm_eval.tasks import TaskManager
-    from lm_eval.utils import make_table
+    from reprobe.lm_harness import require_lm_eval, run_tasks
 
+    require_lm_eval("reprobe equate harness")
     from reprobe.equate.harness_model import NliClassifierLM
-    from reprobe.io import atomic_write_text, json_object
+    from reprobe.io import json_object
 
     model = NliClassifierLM(Path(args.checkpoint), batch_size=args.batch_size,
                             label_map=json_object(args.label_map, "--label-map")
                             if args.label_map else None)
-    out = simple_evaluate(model=model, tasks=args.tasks, num_fewshot=0,
-                          task_manager=TaskManager(include_path=args.include_path,
-                                                   include_defaults=False))
-    if out is None:  # the harness returns nothing on ranks other than the first
-        return
-    log.info("EQUATE tasks on %s:\n%s", args.checkpoint, make_table(out))
-    atomic_write_text(Path(args.output), json.dumps(
-        {"checkpoint": str(args.checkpoint), "results": out["results"]},
-        indent=2, sort_keys=True, default=str) + "\n")
+    run_tasks(model, args.tasks, Path(args.include_path), Path(args.output),
+              described=f"NLI checkpoint {args.checkpoint}")
 
 
 def register_harness(sub: argparse._SubParsersAction,

@@ -1,5 +1,6 @@
-"""`reprobe numersense export | harness-tasks`: the datasets as Hugging Face dataset folders
-and as lm-evaluation-harness tasks (code in `exports.py` and `harness.py`, imported when run)."""
+"""`reprobe numersense export | harness-tasks | harness`: the datasets as Hugging Face dataset
+folders, as lm-evaluation-harness tasks, and a masked LM answering those tasks through the
+harness (code in `exports.py`, `harness.py` and `harness_model.py`, imported when run)."""
 
 from __future__ import annotations
 
@@ -36,9 +37,24 @@ def cmd_harness_tasks(args: argparse.Namespace) -> None:
     print(f"tasks in {args.output}: {', '.join(names) or 'none'}")
 
 
+def cmd_harness(args: argparse.Namespace) -> None:
+    """Evaluate a masked LM on NumerSense's harness tasks (the clean protocol's scores at the
+    mask); write the harness's results."""
+    from reprobe.lm_harness import require_lm_eval, run_tasks
+
+    require_lm_eval("reprobe numersense harness")
+    from reprobe.numersense.harness_model import MaskedLMProbe
+    from reprobe.numersense.models import load_model
+
+    model, tokenizer = load_model(args.model, "masked")
+    run_tasks(MaskedLMProbe(model, tokenizer, batch_size=args.batch_size, device=args.device),
+              args.tasks, Path(args.include_path), Path(args.output),
+              described=f"masked LM {args.model}")
+
+
 def register_exports(sub: argparse._SubParsersAction,
                      add: Callable[..., argparse.ArgumentParser]) -> None:
-    """Add `export` and `harness-tasks` to the `numersense` command group."""
+    """Add `export`, `harness-tasks` and `harness` to the `numersense` command group."""
     export = add("export", cmd_export, sub)
     add_names(export, dataset="<rebuilt|released>-<set>: core, all, validation, train, "
                               "sentences",
@@ -59,3 +75,12 @@ def register_exports(sub: argparse._SubParsersAction,
     tasks = add("harness-tasks", cmd_harness_tasks, sub)
     add_paths(tasks, output="the task folder to write (YAMLs, utils.py, README.md)",
               datasets=listed("exported probe-set folders, one task each"))
+
+    harness = add("harness", cmd_harness, sub)
+    add_paths(harness, model="a masked LM: a local folder, or a hub name where it is cached",
+              include_path="the task folder the workflow writes (exports/numersense/lm_eval)",
+              output="results JSON to write (the harness's results per task)")
+    harness.add_argument("--tasks", nargs="+", default=["numersense"], metavar="NAME",
+                         help="tasks or the tag `numersense` (every exported probe set)")
+    harness.add_argument("--batch-size", type=int, required=True, help="probes per batch")
+    harness.add_argument("--device", required=True, help="cpu, cuda, …")
