@@ -4,6 +4,7 @@ evaluation (the `[harness]` extra), with an error that says how to install it.""
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 from pathlib import Path
@@ -11,9 +12,19 @@ from typing import Any
 
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_write_text
+from reprobe.step_options import add_paths
 
 log = logging.getLogger("reprobe")
 INSTALL = "pip install -e '.[harness]'"
+
+
+def add_task_options(parser: argparse.ArgumentParser, tag: str, folder: str) -> None:
+    """A harness command's task folder (`folder`, where the workflow writes it), results file
+    and tasks (the stage's `tag` unless named)."""
+    add_paths(parser, include_path=f"the task folder the workflow writes ({folder})",
+              output="results JSON to write (the harness's results per task)")
+    parser.add_argument("--tasks", nargs="+", default=[tag], metavar="NAME",
+                        help=f"tasks, or the tag `{tag}` (every task of the folder)")
 
 
 def require_lm_eval(command: str) -> None:

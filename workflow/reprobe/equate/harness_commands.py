@@ -12,6 +12,7 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.lm_harness import add_task_options
 from reprobe.step_options import add_paths
 
 
@@ -34,11 +35,8 @@ def register_harness(sub: argparse._SubParsersAction,
                      add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add `reprobe equate harness` (needs the `[harness]` extra)."""
     harness = add("harness", cmd_harness, sub)
-    add_paths(harness, checkpoint="a local sequence-classification checkpoint folder",
-              include_path="the task folder the workflow writes (exports/equate/lm_eval)",
-              output="results JSON to write (the harness's results per task)")
-    harness.add_argument("--tasks", nargs="+", default=["equate"], metavar="NAME",
-                         help="tasks or the tag `equate` (every exported set)")
+    add_paths(harness, checkpoint="a local sequence-classification checkpoint folder")
+    add_task_options(harness, "equate", "exports/equate/lm_eval")
     harness.add_argument("--label-map", help="JSON class name -> label, as for Table 6's "
                                              "neural rows (`LABEL_0` checkpoints need one)")
     harness.add_argument("--batch-size", type=int, required=True, help="pairs per batch")

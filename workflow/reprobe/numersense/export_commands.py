@@ -8,6 +8,7 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from reprobe.lm_harness import add_task_options
 from reprobe.step_options import add_names, add_paths, listed, one_of, optional
 
 
@@ -77,10 +78,7 @@ def register_exports(sub: argparse._SubParsersAction,
               datasets=listed("exported probe-set folders, one task each"))
 
     harness = add("harness", cmd_harness, sub)
-    add_paths(harness, model="a masked LM: a local folder, or a hub name where it is cached",
-              include_path="the task folder the workflow writes (exports/numersense/lm_eval)",
-              output="results JSON to write (the harness's results per task)")
-    harness.add_argument("--tasks", nargs="+", default=["numersense"], metavar="NAME",
-                         help="tasks or the tag `numersense` (every exported probe set)")
+    add_paths(harness, model="a masked LM: a local folder, or a hub name where it is cached")
+    add_task_options(harness, "numersense", "exports/numersense/lm_eval")
     harness.add_argument("--batch-size", type=int, required=True, help="probes per batch")
     harness.add_argument("--device", required=True, help="cpu, cuda, …")
