@@ -35,8 +35,8 @@ def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "snakemake", *args, "--cores", "2",
                "-s", str(REPO / "Snakefile"), "-d", str(workdir),
                "--configfile", str(REPO / "config/config.yaml")]
-    # A whole default run (352 jobs) took 15½ minutes on the project's 2-core machine; the
-    # limit leaves room for a slower or busier one.
+    # A whole default run (352 jobs) took 12 to 15½ minutes on the project's 2-core machine;
+    # the limit leaves room for a slower or busier one.
     result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
     assert result.returncode == 0, result.stderr[-3000:]
     return result
@@ -203,8 +203,8 @@ def test_url_sources_multistream_index_and_extraction_through_snakemake(tmp_path
     command = [sys.executable, "-m", "snakemake", "all", "--cores", "2",
                "-s", str(REPO / "Snakefile"), "-d", str(tmp_path / "run"),
                "--configfile", str(configfile)]
-    # A whole default run (352 jobs) took 15½ minutes on the project's 2-core machine; the
-    # limit leaves room for a slower or busier one.
+    # A whole default run (352 jobs) took 12 to 15½ minutes on the project's 2-core machine;
+    # the limit leaves room for a slower or busier one.
     result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
     assert result.returncode == 0, result.stderr[-3000:]
     run = tmp_path / "run"
