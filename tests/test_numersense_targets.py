@@ -31,12 +31,15 @@ from reprobe.numersense.targets import (
     beyond_paper_models,
     evaluation_sets,
     model_type,
-    paper_rows,
     probe_rows,
     slug,
     table_rows,
 )
 from reprobe.step_settings import read_settings
+from reprobe.tables.beyond import paper_models
+
+# The paper's published numbers (the models they name are its rows).
+REFERENCE = CHECKOUT / "config/reference/numersense"
 
 
 def raw_target(name: str) -> str:
@@ -310,13 +313,13 @@ def test_a_released_test_set_without_labels_or_builder_is_an_error() -> None:
 
 
 def test_the_papers_rows_are_the_models_its_numbers_name(tmp_path: Path) -> None:
-    rows = paper_rows()
+    rows = paper_models(REFERENCE)
     assert {"GPT-2", "BERT-Base", "RoBERTa-Large", "Ft. BERT-L.", "Ft. RoBERTa-L.",
             "Human Bound (closed-book)", "Human (closed-book)"} <= rows
     assert not {"tiny-BERT", "tiny-GPT-2", "tiny-RoBERTa"} & rows
     (tmp_path / "table9.csv").write_text("table,model,setting,metric,value,n\n"
                                          "table9,M,,x,1,\n", encoding="utf-8")
-    assert paper_rows(tmp_path) == {"M"}
+    assert paper_models(tmp_path) == {"M"}
 
 
 def test_models_the_paper_did_not_test_are_beyond_it_with_their_rows() -> None:
@@ -327,7 +330,7 @@ def test_models_the_paper_did_not_test_are_beyond_it_with_their_rows() -> None:
                      finetune={"rows": {"Ft. tiny-BERT": "tiny-BERT",
                                         "Ft. BERT-L.": "BERT-Large"}})
     # A fine-tuned row follows its base: Ft. BERT-L. is the paper's, Ft. tiny-BERT is not.
-    assert beyond_paper_models(section["numersense"], paper_rows()) == [
+    assert beyond_paper_models(section["numersense"], paper_models(REFERENCE)) == [
         "tiny-BERT", "Ft. tiny-BERT"]
     targets = NumerSenseTargets(section, raw_target)
     beyond = ["tiny-BERT", "Ft. tiny-BERT", "tiny-BERT (clean)", "Ft. tiny-BERT (clean)"]

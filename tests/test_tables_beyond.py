@@ -28,3 +28,14 @@ def test_the_note_says_which_rows_and_that_the_paper_has_no_number():
     note = beyond_note("a person's models")
     assert note.startswith(f"Rows marked `{BEYOND}`: a person's models;")
     assert "no number" in note
+
+
+def test_the_papers_models_are_every_model_its_long_csvs_name(tmp_path):
+    from reprobe.tables.beyond import paper_models
+
+    header = "table,model,setting,metric,value,n\n"
+    (tmp_path / "table1.csv").write_text(header + "table1,A,,x,1,\ntable1,B,,x,2,\n")
+    (tmp_path / "table2.csv").write_text(header + "table2,B,,y,3,\ntable2,C,,y,4,\n")
+    (tmp_path / "README.md").write_text("not a table")
+    assert paper_models(tmp_path) == {"A", "B", "C"}
+    assert paper_models(tmp_path / "none") == set()

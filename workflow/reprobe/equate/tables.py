@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from reprobe.equate.labels import NO_PARSE, fold, is_two_class
-from reprobe.equate.targets import PAPER_ROWS, QREAS, canonical_model
+from reprobe.equate.targets import QREAS, canonical_model, paper_rows
 from reprobe.errors import ReprobeError
 from reprobe.io import iter_json_objects
 from reprobe.scores import NO_SCORE, NOT_CONFIGURED, read_scores
@@ -217,7 +217,8 @@ def _ordered(table: pd.DataFrame, models: Sequence[str], metrics: Sequence[str])
 def mark_beyond(table: pd.DataFrame, beyond_paper: Sequence[str]) -> pd.DataFrame:
     """The table with the rows of `beyond_paper` labelled as beyond the paper and placed last
     (after the Q-REAS readings); a name the paper has a row of is refused."""
-    clash = [name for name in beyond_paper if canonical_model(name) in PAPER_ROWS]
+    paper = paper_rows()
+    clash = [name for name in beyond_paper if canonical_model(name) in paper]
     if clash:
         raise ReprobeError(f"--beyond-paper {clash[0]!r}: the paper's Table 6 has this row")
     return mark_beyond_paper(table, beyond_paper)

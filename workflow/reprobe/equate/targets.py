@@ -11,7 +11,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from reprobe.config import source_instances
+from reprobe.config import CHECKOUT, source_instances
+from reprobe.equate import STAGE
 from reprobe.equate.settings import (
     ALGORITHM1,
     HypSettings,
@@ -23,6 +24,7 @@ from reprobe.equate.settings import (
 from reprobe.errors import ConfigError
 from reprobe.reads import Read, inside, slug
 from reprobe.step_settings import settings_json
+from reprobe.tables.beyond import paper_models
 
 SETS = ("rte_quant", "newsnli", "redditnli", "stresstest", "awpnli")
 # People labelled these: their rebuilt candidates take labels from the released file.
@@ -39,10 +41,7 @@ PERTURBATION_SETS = ("unperturbed", "perturbed")
 # are rows of their own.
 QREAS = "Q-REAS"
 QREAS_KINDS = ("qreas", "qreas_authors")
-# Table 6's rows in either version (config/reference/equate/), and the other version's and the
-# probes' spellings of them: a neural row named otherwise is beyond the paper.
-PAPER_ROWS = ("MAJ", "HYP", "ALIGN", "CBOW", "BiLSTM", "CH", "InferSent", "SSEN", "ESIM", "GPT",
-              "BERT", QREAS)
+# The other version's and the probes' spellings of Table 6's rows, to one name per model.
 MODEL_ALIASES = {
     "IS": "InferSent", "NB": "SSEN", "RSE": "SSEN", "OpenAI": "GPT", "OpenAI GPT": "GPT",
     "QREAS": QREAS, "Q-Reas": QREAS, "majority": "MAJ", "hyp": "HYP",
@@ -91,9 +90,15 @@ def canonical_model(model: str) -> str:
     return MODEL_ALIASES.get(model, model)
 
 
+def paper_rows() -> set[str]:
+    """Table 6's rows in either version (config/reference/equate/), one name per model."""
+    return {canonical_model(name) for name in paper_models(CHECKOUT / STAGE.reference)}
+
+
 def beyond_paper_rows(neural: Mapping[str, Any]) -> list[str]:
     """The `equate.neural` rows the paper has no row of (by name): checkpoints it did not test."""
-    return [name for name in neural if canonical_model(name) not in PAPER_ROWS]
+    paper = paper_rows()
+    return [name for name in neural if canonical_model(name) not in paper]
 
 
 def qreas_arguments(row: str, qreas: Mapping[str, Any]) -> list[str]:

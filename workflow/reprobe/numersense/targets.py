@@ -7,10 +7,8 @@ a rule can name them directly as input or params functions.
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Callable, Collection, Mapping
-from pathlib import Path
 from typing import Any
 
 from reprobe.config import CHECKOUT
@@ -35,6 +33,7 @@ from reprobe.numersense.settings import AdversarialSettings, BuilderSettings, Ti
 from reprobe.reads import Read, inside, slug
 from reprobe.resources import Scale, job_resources
 from reprobe.step_settings import setting_names, settings_json
+from reprobe.tables.beyond import paper_models
 
 
 def ordered_settings_json(section: Mapping[str, Any], cls: type) -> str:
@@ -91,19 +90,6 @@ def table_rows(numersense: Mapping[str, Any]) -> dict[str, tuple[str, str]]:
     for name in numersense["finetune"]["rows"]:
         rows[slug(name)] = (name, "masked")
     return rows
-
-
-# The paper's published numbers: the models they name are the paper's rows.
-PAPER_REFERENCE = CHECKOUT / STAGE.reference
-
-
-def paper_rows(reference: Path = PAPER_REFERENCE) -> set[str]:
-    """The paper's model rows: every model its published numbers (long CSVs) name."""
-    names: set[str] = set()
-    for path in sorted(reference.glob("*.csv")):
-        with path.open(encoding="utf-8", newline="") as handle:
-            names |= {row["model"] for row in csv.DictReader(handle)}
-    return names
 
 
 def beyond_paper_models(numersense: Mapping[str, Any], paper: Collection[str]) -> list[str]:
@@ -176,7 +162,8 @@ class NumerSenseTargets(ProbeTargets):
         self.rows = table_rows(numersense)
         self.probe_rows = probe_rows(numersense)
         # Rows of models the paper did not test: the tables mark them and put them last.
-        self.beyond_paper = beyond_paper_rows(beyond_paper_models(numersense, paper_rows()),
+        paper = paper_models(CHECKOUT / STAGE.reference)
+        self.beyond_paper = beyond_paper_rows(beyond_paper_models(numersense, paper),
                                               self.probe_rows)
         self.gold: Mapping[str, Any] = numersense["gold"]
         self.inputs: Mapping[str, Any] = numersense["inputs"]

@@ -2,12 +2,15 @@
 
 One convention for every stage: such a row's label ends in BEYOND (in the CSV, the Markdown and
 the report), it sits below the paper's rows, and the table carries a note saying what the rows
-are. Which rows are beyond the paper is each stage's decision (its targets name them).
+are. Which rows are beyond the paper is each stage's decision (its targets name them), made against
+the models its published numbers name (`paper_models`).
 """
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Iterable
+from pathlib import Path
 
 import pandas as pd
 
@@ -39,3 +42,13 @@ def mark_beyond_paper(frame: pd.DataFrame, names: Iterable[str], column: str = "
     marked[column] = marked[column].astype(object)
     marked.loc[rows, column] = marked.loc[rows, column].map(beyond_row)
     return pd.concat([marked[~rows], marked[rows]], ignore_index=True)
+
+
+def paper_models(reference: Path) -> set[str]:
+    """Every model a stage's published numbers name (the `model` column of each long CSV in
+    its reference folder, `config/reference/<stage>`): the paper's rows."""
+    names: set[str] = set()
+    for path in sorted(reference.glob("*.csv")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            names |= {row["model"] for row in csv.DictReader(handle)}
+    return names
