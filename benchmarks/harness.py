@@ -53,6 +53,7 @@ class Measurement:
     cpu_s: float
     peak_rss_bytes: int = 0  # largest sum of RSS over the process tree; 0 when not sampled
     ru_maxrss_bytes: int = 0  # from os.wait4: largest single process, inflated by fork
+    root_cpu_s: float = 0.0  # the child's own CPU seconds, not its descendants'; 0 if not sampled
 
 
 def tree_rss(root: psutil.Process) -> int:
@@ -70,8 +71,10 @@ def tree_rss(root: psutil.Process) -> int:
     return total
 
 
-def _poll_peak(pid: int, stop: threading.Event, interval: float, peak: list[int]) -> None:
-    """Record in peak[0] the largest tree RSS seen until `stop` is set."""
+def _poll_peak(pid: int, stop: threading.Event, interval: float, peak: list[int],
+               root_cpu: list[float]) -> None:
+    """Record in peak[0] the largest tree RSS seen until `stop` is set, and in root_cpu[0] the
+    root process's own CPU seconds as last seen."""
     import psutil
 
     try:
@@ -80,21 +83,28 @@ def _poll_peak(pid: int, stop: threading.Event, interval: float, peak: list[int]
         return
     while not stop.is_set():
         peak[0] = max(peak[0], tree_rss(root))
+        with contextlib.suppress(psutil.Error):
+            times = root.cpu_times()
+            root_cpu[0] = times.user + times.system
         stop.wait(interval)
 
 
 def measure(argv: list[str], log: Path, interval: float | None = None,
-            stdout_devnull: bool = False) -> Measurement:
-    """Run argv to completion, output to `log`; its seconds, and its peak RSS every `interval` s."""
-    peak = [0]
+            stdout_devnull: bool = False, cwd: Path | None = None,
+            env_extra: dict[str, str] | None = None) -> Measurement:
+    """Run argv to completion (in `cwd`, with `env_extra` added to the environment), output to
+    `log`; its seconds, and its peak RSS every `interval` s."""
+    peak, root_cpu = [0], [0.0]
     stop = threading.Event()
     with open(log, "wb") as log_handle:
         start = time.perf_counter()
         child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stderr=log_handle,
-                                 stdout=subprocess.DEVNULL if stdout_devnull else log_handle)
+                                 stdout=subprocess.DEVNULL if stdout_devnull else log_handle,
+                                 cwd=cwd, env={**os.environ, **(env_extra or {})})
         poller = None
         if interval is not None:
-            poller = threading.Thread(target=_poll_peak, args=(child.pid, stop, interval, peak))
+            poller = threading.Thread(target=_poll_peak, args=(child.pid, stop, interval, peak,
+                                                              root_cpu))
             poller.start()
         _, status, usage = os.wait4(child.pid, 0)  # reaps the child: no Popen.wait() after
         wall = time.perf_counter() - start
@@ -105,7 +115,8 @@ def measure(argv: list[str], log: Path, interval: float | None = None,
     if child.returncode != 0:
         tail = log.read_text(encoding="utf-8", errors="replace")[-3000:]
         raise SystemExit(f"{shlex.join(argv)} failed with {child.returncode}; log {log}:\n{tail}")
-    return Measurement(wall, usage.ru_utime + usage.ru_stime, peak[0], usage.ru_maxrss * 1024)
+    return Measurement(wall, usage.ru_utime + usage.ru_stime, peak[0], usage.ru_maxrss * 1024,
+                       root_cpu[0])
 
 
 # --- repeats ----------------------------------------------------------------------------------

@@ -130,10 +130,54 @@ def test_an_unexpected_error_is_one_line_unless_debug(monkeypatch, caplog):
 
     parser = build_parser()
     parser._subparsers._group_actions[0].choices["config-check"].set_defaults(handler=broken)
-    monkeypatch.setattr("reprobe.cli.build_parser", lambda: parser)
+    monkeypatch.setattr("reprobe.cli.build_parser", lambda *_: parser)
     assert main(["config-check", "x"]) == 1
     assert "KeyError: 'oops'" in caplog.text and "--debug" in caplog.text
     assert "Traceback" not in caplog.text
     caplog.clear()
     assert main(["--debug", "config-check", "x"]) == 1
     assert "Traceback" in caplog.text
+
+
+HEAVY = ("pandas", "torch", "transformers", "sklearn", "gensim")
+STAGE_PACKAGES = ("reprobe.numeracy", "reprobe.equate", "reprobe.numersense", "reprobe.wikipse")
+
+
+def modules_loaded_by(code: str) -> tuple[list[str], list[str]]:
+    """In a fresh interpreter: the heavy libraries and the stage modules `code` imports."""
+    probe = (f"import sys\n{code}\n"
+             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+             f"print(sorted(m for m in sys.modules if m.startswith({STAGE_PACKAGES!r})))")
+    heavy, stages = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                                   check=True).stdout.splitlines()
+    return eval(heavy), eval(stages)  # noqa: S307 (our own print of two lists of names)
+
+
+def test_importing_the_cli_and_building_every_parser_loads_no_heavy_library():
+    heavy, _ = modules_loaded_by("from reprobe.cli import build_parser; build_parser()")
+    assert heavy == []
+
+
+def test_help_loads_no_stage_module():
+    heavy, stages = modules_loaded_by("from reprobe.cli import build_parser, command_named; "
+                                      "build_parser(command_named(['--help']))")
+    assert heavy == []
+    # A stage's package holds only its name and title (`STAGE`); nothing below it is loaded.
+    assert [name for name in stages if name not in STAGE_PACKAGES] == []
+
+
+def test_a_step_loads_only_its_own_stage():
+    heavy, stages = modules_loaded_by(
+        "import contextlib, io\n"
+        "from reprobe.cli import build_parser, command_named\n"
+        "argv = ['-v', 'equate', 'score', '--help']\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    build_parser(command_named(argv)).parse_args(argv)")
+    assert heavy == []
+    assert {name.split(".")[1] for name in stages if name not in STAGE_PACKAGES} == {"equate"}
+
+
+def test_a_stage_not_named_is_listed_by_its_title(capsys):
+    with pytest.raises(SystemExit):
+        build_parser("").parse_args(["--help"])
+    assert "Ravichander et al. 2019, EQUATE" in capsys.readouterr().out

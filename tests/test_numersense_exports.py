@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import ast
 import json
-import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -205,18 +203,6 @@ def test_tasks_are_written_with_utils_and_a_readme(tmp_path: Path) -> None:
 
 # -- a default run's folders, read back with `datasets` ---------------------------------------
 
-@pytest.fixture(scope="module")
-def default_exports(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A workdir where Snakemake wrote the default config's NumerSense exports."""
-    workdir = tmp_path_factory.mktemp("numersense-exports")
-    command = [sys.executable, "-m", "snakemake", *exports_of("config.yaml").folders,
-               "--cores", "2", "-s", str(REPO / "Snakefile"), "-d", str(workdir),
-               "--configfile", str(REPO / "config/config.yaml")]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return workdir
-
-
 def expected_rows(workdir: Path, reads: dict[str, str], set_name: str) -> dict[str, list]:
     """A dataset's columns as reprobe's own readers give them from the workflow's files."""
     if set_name == "sentences":
@@ -233,24 +219,24 @@ def expected_rows(workdir: Path, reads: dict[str, str], set_name: str) -> dict[s
 
 
 def test_every_exported_folder_loads_offline_with_datasets(
-        default_exports: Path, hf_offline: Path) -> None:
+        default_run: Path, hf_offline: Path) -> None:
     datasets = pytest.importorskip("datasets")
     exports = exports_of("config.yaml")
     for name, (_, set_name) in exports.datasets.items():
-        folder = default_exports / "exports/numersense" / name
+        folder = default_run / "exports/numersense" / name
         loaded = datasets.load_dataset(str(folder), cache_dir=str(hf_offline))
         split = "train" if set_name in ("train", "sentences") else "test"
         assert list(loaded) == [split], name
         reads = {option: read.path for option, read in exports.reads(name).items()}
-        expected = expected_rows(default_exports, reads, set_name)
+        expected = expected_rows(default_run, reads, set_name)
         assert {k: v.dtype for k, v in loaded[split].features.items()} == dict.fromkeys(
             expected, "string"), name
         assert loaded[split].num_rows == len(next(iter(expected.values()))) > 0, name
         assert loaded[split].to_dict() == expected, name
-    tasks = default_exports / HARNESS
+    tasks = default_run / HARNESS
     assert sorted(p.name for p in tasks.glob("*.yaml")) == [
         "numersense_all.yaml", "numersense_core.yaml", "numersense_rebuilt_all.yaml",
         "numersense_rebuilt_core.yaml", "numersense_validation.yaml"]
     task = yaml.load((tasks / "numersense_core.yaml").read_text(), Loader=FunctionTagLoader)  # noqa: S506
-    released_core = default_exports / "exports/numersense/released-core"
+    released_core = default_run / "exports/numersense/released-core"
     assert Path(task["dataset_path"]) == released_core.resolve()

@@ -54,15 +54,3 @@ def test_shared_options_name_the_similarity_kinds_the_schema_allows() -> None:
     similarity = load_schema()["properties"]["wikipse"]["properties"]["similarity"]
     assert list(SIMILARITY_KINDS) == similarity["additionalProperties"]["properties"]["kind"][
         "enum"]
-
-
-def test_building_the_cli_does_not_import_gensim() -> None:
-    """Every job starts the CLI: its parser must not pull in the heavy libraries."""
-    import subprocess
-    import sys
-
-    code = ("import sys; from reprobe.cli import build_parser; build_parser(); "
-            "print(sorted(m for m in ('gensim', 'torch', 'sklearn') if m in sys.modules))")
-    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           check=True).stdout.strip()
-    assert found == "[]"

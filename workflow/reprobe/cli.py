@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from reprobe.errors import ReprobeError, error_line
+from reprobe.job_times import record_job_time
 from reprobe.report import commands as report_commands
 from reprobe.sources import commands as sources_commands
 from reprobe.stages import register_commands
@@ -28,8 +29,9 @@ Typical use is through Snakemake:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every subcommand, or with `only` (a command's name, "" for none)
+    of the ground floor's commands and that one stage's."""
     parser = argparse.ArgumentParser(
         prog="reprobe",
         description="Rebuild probing datasets from raw sources and rerun their papers' "
@@ -49,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sources_commands.register(commands, add)
     wikipedia_commands.register(commands, add)
-    register_commands(commands, add)
+    register_commands(commands, add, only=only)
     report_commands.register(commands, add)
 
     table = commands.add_parser("table", help="write a results table")
@@ -58,13 +60,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; an error ends with one line naming what failed and exit status 1
-    (the traceback too with --debug)."""
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+def command_named(argv: Sequence[str]) -> str:
+    """The command a command line names: its first word that is no option ("" when none)."""
+    # The options before the command (-v, --debug, --help) take no value.
+    return next((word for word in argv if not word.startswith("-")), "")
+
+
+def run_step(args: argparse.Namespace) -> int:
+    """Run the parsed subcommand; an error ends with one line naming what failed and exit
+    status 1 (the traceback too with --debug)."""
     debug = args.debug or os.environ.get("REPROBE_DEBUG", "") not in ("", "0")
     try:
         args.handler(args)
@@ -79,6 +83,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     return 0
 
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line (loading only the stage it names), run the step, and record its
+    cost where `REPROBE_JOB_TIMES` asks for it."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(command_named(argv)).parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    status = run_step(args)
+    record_job_time(argv, status)
+    return status
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -8,12 +8,14 @@ import importlib.util
 import string
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
 
 from reprobe.errors import ConfigError
+
+if TYPE_CHECKING:  # jsonschema loads when a config is checked, not at every start
+    import jsonschema
 
 # The workflow checkout this package runs from (workflow/reprobe/config.py -> root).
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -72,6 +74,8 @@ def load_schema(schema_path: Path = SCHEMA_PATH) -> dict[str, Any]:
 
 def schema_errors(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> list[str]:
     """One readable line per schema violation, each starting with the dotted key it concerns."""
+    import jsonschema
+
     validator = jsonschema.Draft202012Validator(load_schema(schema_path))
     lines = []
     for error in sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path)):
@@ -105,28 +109,31 @@ def check_config(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> Non
     check_references(config)
 
 
-PROPERTIES_CHECK = jsonschema.Draft202012Validator.VALIDATORS["properties"]
+@functools.cache
+def _defaults_filler() -> Any:
+    """jsonschema's validator whose `properties` check first fills in absent defaults."""
+    import jsonschema
 
+    properties_check = jsonschema.Draft202012Validator.VALIDATORS["properties"]
 
-def _set_defaults(validator: Any, properties: dict[str, Any], instance: Any,
-                  schema: dict[str, Any]) -> Any:
-    """jsonschema's `properties` check, after filling in each absent property's default."""
-    if isinstance(instance, dict):
-        for name, subschema in properties.items():
-            if "default" in subschema:
-                instance.setdefault(name, copy.deepcopy(subschema["default"]))
-    yield from PROPERTIES_CHECK(validator, properties, instance, schema)
+    def set_defaults(validator: Any, properties: dict[str, Any], instance: Any,
+                     schema: dict[str, Any]) -> Any:
+        """jsonschema's `properties` check, after filling in each absent property's default."""
+        if isinstance(instance, dict):
+            for name, subschema in properties.items():
+                if "default" in subschema:
+                    instance.setdefault(name, copy.deepcopy(subschema["default"]))
+        yield from properties_check(validator, properties, instance, schema)
 
-
-# jsonschema's documented recipe (its FAQ; also what snakemake.utils.validate does), on the
-# schema already read by check_config rather than a second parse of it.
-DEFAULTS_FILLER = jsonschema.validators.extend(jsonschema.Draft202012Validator,
-                                               {"properties": _set_defaults})
+    # jsonschema's documented recipe (its FAQ; also what snakemake.utils.validate does), on the
+    # schema already read by check_config rather than a second parse of it.
+    return jsonschema.validators.extend(jsonschema.Draft202012Validator,
+                                        {"properties": set_defaults})
 
 
 def fill_defaults(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> None:
     """Fill the schema's defaults into `config`, in place, where a key is absent."""
-    for _ in DEFAULTS_FILLER(load_schema(schema_path)).iter_errors(config):
+    for _ in _defaults_filler()(load_schema(schema_path)).iter_errors(config):
         pass  # check_config has reported any violation; here only the defaults matter
 
 

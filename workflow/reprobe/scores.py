@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
-
-import pandas as pd
+from typing import TYPE_CHECKING, NamedTuple
 
 from reprobe.io import atomic_path
+
+if TYPE_CHECKING:  # pandas loads with the first table, not with every command's start
+    import pandas as pd
 
 NOT_CONFIGURED = "NA (not configured)"
 NO_SCORE = "NA (too few numbers for a test)"
@@ -37,11 +38,15 @@ SCORE_COLUMNS = list(ScoreRow._fields)
 
 def score_frame(rows: Iterable[ScoreRow]) -> pd.DataFrame:
     """Score rows as a frame with the score columns (empty rows give an empty frame)."""
+    import pandas as pd
+
     return pd.DataFrame(list(rows), columns=SCORE_COLUMNS)
 
 
 def write_scores(rows: Iterable[ScoreRow] | pd.DataFrame, path: Path) -> None:
     """Write score rows (or a frame of them) as CSV, atomically."""
+    import pandas as pd
+
     frame = rows if isinstance(rows, pd.DataFrame) else score_frame(rows)
     if list(frame.columns) != SCORE_COLUMNS:
         raise ValueError(f"score columns are {SCORE_COLUMNS}, not {list(frame.columns)}")
@@ -51,6 +56,8 @@ def write_scores(rows: Iterable[ScoreRow] | pd.DataFrame, path: Path) -> None:
 
 def read_scores(paths: Sequence[Path]) -> pd.DataFrame:
     """Concatenate score files (CSV, the score columns)."""
+    import pandas as pd
+
     frames = [pd.read_csv(path, dtype={"model": str, "setting": str, "metric": str})
               for path in paths]
     if not frames:

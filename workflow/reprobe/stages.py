@@ -35,7 +35,12 @@ def titles(stages: tuple[Stage, ...] = STAGES) -> dict[str, str]:
 
 def register_commands(commands: argparse._SubParsersAction,
                       add: Callable[..., argparse.ArgumentParser],
-                      stages: tuple[Stage, ...] = STAGES) -> None:
-    """Add every stage's `reprobe <stage> …` commands to the CLI."""
+                      stages: tuple[Stage, ...] = STAGES, only: str | None = None) -> None:
+    """Add the stages' `reprobe <stage> …` commands to the CLI: every stage's, or with `only`
+    that stage's alone, the others listed by title without loading their modules."""
     for stage in stages:
-        importlib.import_module(stage.commands).register(commands, add)
+        if only is None or only == stage.name:
+            importlib.import_module(stage.commands).register(commands, add)
+        else:
+            # A job runs one step: loading the other stages' modules would only slow its start.
+            commands.add_parser(stage.name, help=stage.title, add_help=False)

@@ -30,9 +30,9 @@ def optional(help: str) -> Option:
     return Option(help, required=False)
 
 
-def several(help: str) -> Option:
-    """A required option taking one or more values (`--counts A B C`)."""
-    return Option(help, nargs="+")
+def several(help: str, required: bool = True) -> Option:
+    """An option taking one or more values (`--counts A B C`), required unless said."""
+    return Option(help, required=required, nargs="+")
 
 
 def listed(help: str, at_least: int = 1) -> Option:

@@ -7,6 +7,18 @@ from collections.abc import Iterator
 from typing import Any
 
 
+def set_deterministic(torch: Any, mode: bool) -> None:
+    """torch.use_deterministic_algorithms(mode), without loading torch's compiler."""
+    # The public call also sets the compiler's (inductor's) own flag, importing torch._dynamo
+    # and torch._inductor to do so: 1.5 s of every training process's start. reprobe never
+    # compiles a model, so only the kernels' switch matters; the public call where it is absent.
+    setter = getattr(torch._C, "_set_deterministic_algorithms", None)
+    if setter is None:
+        torch.use_deterministic_algorithms(mode)
+    else:
+        setter(mode)
+
+
 @contextlib.contextmanager
 def reproducible_torch(torch: Any) -> Iterator[None]:
     """One CPU thread and deterministic kernels inside, the caller's settings restored after."""
@@ -14,12 +26,12 @@ def reproducible_torch(torch: Any) -> Iterator[None]:
     # count would train other weights; the tiny models train in seconds on one thread.
     threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
     torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
+    set_deterministic(torch, True)
     try:
         yield
     finally:
         torch.set_num_threads(threads)
-        torch.use_deterministic_algorithms(deterministic)
+        set_deterministic(torch, deterministic)
 
 
 def device_determinism(torch: Any, device: str) -> contextlib.AbstractContextManager:

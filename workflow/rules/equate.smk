@@ -9,10 +9,13 @@ from reprobe.equate.targets import (
     TABLES as EQ_TABLES,
     EquateTargets,
 )
+from reprobe.equate.row_jobs import RowJobs
 
 # Every input, parameter and target list of these rules: reprobe/equate/targets.py.
 EQ = EquateTargets(config, raw_target, raw_file)
 STAGE_TABLES["equate"] = EQ.tables
+# Which job scores which (set, row): reprobe/equate/row_jobs.py.
+EQ_ROWS = RowJobs(EQ)
 # Each evaluated set as a Hugging Face dataset folder: reprobe/equate/export_targets.py.
 EQ_EXPORTS = EquateExports(EQ, config.get("sources", {}))
 STAGE_EXPORTS["equate"] = [*EQ_EXPORTS.folders, f"{EQ_EXPORTS_DIR}/lm_eval"]

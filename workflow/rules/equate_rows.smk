@@ -69,6 +69,35 @@ rule equate_checkpoint:
         "python -m reprobe equate checkpoint --output-dir {output:q} {params.files:q} 2> {log:q}"
 
 
+# A row on every set of a variant that is scored whole: its model loads once (row_jobs.py).
+for eq_variant in EQ_ROWS.variants():
+
+    rule:
+        name:
+            f"equate_score_{eq_variant}"
+        input:
+            unpack(EQ_ROWS.inputs(eq_variant)),
+        output:
+            scores=EQ_ROWS.outputs(eq_variant, "scores"),
+            predictions=EQ_ROWS.outputs(eq_variant, "predictions"),
+        log:
+            f"logs/equate_score_{eq_variant}/{{model}}.log",
+        wildcard_constraints:
+            model=EQ_ROWS.model_pattern(eq_variant),
+        conda:
+            ENVS / "equate.yaml"
+        threads: 1
+        resources:
+            mem_mb=EQ.score_mem_mb,
+            runtime=EQ.score_runtime,
+        params:
+            arguments=EQ_ROWS.arguments(eq_variant),
+        shell:
+            "python -m reprobe equate score {params.arguments:q} --threads {threads:q} "
+            "--scores {output.scores:q} --predictions {output.predictions:q} 2> {log:q}"
+
+
+# A set spread over shards (equate.score_shards): a job per shard, and one that gathers them.
 rule equate_score_shard:
     input:
         unpack(EQ.score_inputs),
@@ -102,6 +131,8 @@ rule equate_score:
         predictions=f"{EQ_RESULTS}/predictions/{{variant}}/{{test_set}}/{{model}}.jsonl",
     log:
         "logs/equate_score/{variant}/{test_set}/{model}.log",
+    wildcard_constraints:
+        test_set=EQ_ROWS.sharded_pattern(),
     conda:
         ENVS / "equate.yaml"
     threads: 1

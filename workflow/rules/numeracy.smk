@@ -173,7 +173,7 @@ rule numeracy_shared_tests:
     output:
         directory(f"{NUM_RESULTS}/tests/{{role}}-{{kind}}"),
     log:
-        "logs/numeracy_tests/{role}-{kind}.log",
+        "logs/numeracy_shared_tests/{role}-{kind}.log",
     wildcard_constraints:
         role="retrained|off_the_shelf",
         kind="mag|num",
@@ -197,7 +197,7 @@ rule numeracy_model_tests:
     output:
         directory(f"{NUM_RESULTS}/tests/num-{{model}}"),
     log:
-        "logs/numeracy_tests/num-{model}.log",
+        "logs/numeracy_model_tests/num-{model}.log",
     conda:
         ENVS / "numeracy.yaml"
     threads: 1

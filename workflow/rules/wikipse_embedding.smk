@@ -33,7 +33,7 @@ use rule wikipse_embed as wikipse_embed_authors with:
     output:
         directory(f"{WP_MODELS}/authors_corpus/{{wp_model}}-{{wp_corpus}}-{{wp_dim}}"),
     log:
-        "logs/wikipse_embed/authors_corpus/{wp_model}-{wp_corpus}-{wp_dim}.log",
+        "logs/wikipse_embed_authors/{wp_model}-{wp_corpus}-{wp_dim}.log",
     params:
         corpus=WP.authors_corpus_path,
         settings=WP.embedding_arguments,
@@ -107,6 +107,6 @@ use rule wikipse_aggregate as wikipse_aggregate_authors with:
         unif=directory(f"{WP_MODELS}/{{wp_origin}}/{{wp_model}}-unif-{{wp_dim}}"),
         wght=directory(f"{WP_MODELS}/{{wp_origin}}/{{wp_model}}-wght-{{wp_dim}}"),
     log:
-        "logs/wikipse_aggregate/{wp_origin}/{wp_model}-{wp_dim}.log",
+        "logs/wikipse_aggregate_authors/{wp_origin}/{wp_model}-{wp_dim}.log",
     params:
         words=WP.released_words(),

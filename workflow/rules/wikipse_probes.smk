@@ -37,7 +37,7 @@ use rule wikipse_probe as wikipse_extra_probe with:
         scores=f"{WP_RESULTS}/probes/{{wp_variant}}/extra/{{wp_extra}}.csv",
         predictions=f"{WP_RESULTS}/probes/{{wp_variant}}/extra/{{wp_extra}}.npz",
     log:
-        "logs/wikipse_probe/{wp_variant}/extra/{wp_extra}.log",
+        "logs/wikipse_extra_probe/{wp_variant}/{wp_extra}.log",
     params:
         splits=WP.split_arguments,
         settings=WP.extra_probe_arguments,
@@ -127,7 +127,7 @@ rule wikipse_variants_table:
         csv=f"{WP_TABLES}/{{wp_table}}_variants.csv",
         md=f"{WP_TABLES}/{{wp_table}}_variants.md",
     log:
-        "logs/wikipse_table/{wp_table}_variants.log",
+        "logs/wikipse_variants_table/{wp_table}.log",
     wildcard_constraints:
         wp_table="table2|table4",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.

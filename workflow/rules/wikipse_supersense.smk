@@ -83,7 +83,7 @@ rule wikipse_supersense_export:
     output:
         directory(f"{WP_EXPORTS_DIR}/supersense"),
     log:
-        "logs/wikipse_export/supersense.log",
+        "logs/wikipse_supersense_export.log",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1

@@ -120,7 +120,7 @@ use rule wikipse_nlp as wikipse_nlp_authors with:
     output:
         f"{WP_RESULTS}/nlp_authors_corpus.csv",
     log:
-        "logs/wikipse_nlp_authors_corpus.log",
+        "logs/wikipse_nlp_authors.log",
     params:
         arguments=WP.nlp_arguments("authors_corpus"),
         seed=config["seed"],
@@ -132,7 +132,7 @@ use rule wikipse_mc as wikipse_mc_authors with:
     output:
         f"{WP_RESULTS}/mc_authors_corpus.csv",
     log:
-        "logs/wikipse_mc_authors_corpus.log",
+        "logs/wikipse_mc_authors.log",
     params:
         arguments=WP.mc_arguments("authors_corpus"),
         seed=config["seed"],
@@ -146,7 +146,7 @@ use rule wikipse_table5 as wikipse_table5_authors with:
         csv=f"{WP_TABLES}/table5_authors_corpus.csv",
         md=f"{WP_TABLES}/table5_authors_corpus.md",
     log:
-        "logs/wikipse_table5_authors_corpus.log",
+        "logs/wikipse_table5_authors.log",
     params:
         variant="authors_corpus",
 
@@ -159,7 +159,7 @@ use rule wikipse_similarity as wikipse_similarity_authors with:
         csv=f"{WP_TABLES}/table6_authors_corpus.csv",
         md=f"{WP_TABLES}/table6_authors_corpus.md",
     log:
-        "logs/wikipse_similarity_authors_corpus.log",
+        "logs/wikipse_similarity_authors.log",
     params:
         arguments=WP.similarity_arguments("authors_corpus"),
 
@@ -170,7 +170,7 @@ use rule wikipse_analyses as wikipse_analyses_authors with:
     output:
         WP.analysis_outputs("authors_corpus"),
     log:
-        "logs/wikipse_analyses_authors_corpus.log",
+        "logs/wikipse_analyses_authors.log",
     params:
         arguments=WP.analysis_arguments("authors_corpus"),
         out=lambda wildcards, output: Path(output[0]).parent,

@@ -19,7 +19,7 @@ from reprobe.equate.settings import (
 )
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_write_text
-from reprobe.step_options import add_names, add_paths, listed, one_of, optional
+from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
 from reprobe.step_settings import add_settings_option, read_settings
 
 log = logging.getLogger("reprobe.equate")
@@ -168,27 +168,44 @@ def _predictor(args: argparse.Namespace) -> Any:
 
 
 def cmd_score(args: argparse.Namespace) -> None:
-    """Run one Table 6 row on one evaluation set (or one shard of it, or gather its shards);
-    write predictions and score rows."""
+    """Run one Table 6 row on evaluation sets, its model loaded once (or on one shard of a
+    set, or gather a set's shards); write predictions and score rows per set."""
     from reprobe.equate.evaluate import Predictor, evaluate_set, predict_shard
 
+    sets = _score_sets(args)
     if args.shard is not None:
-        n = predict_shard(_predictor(args), Path(args.pairs), test_set=args.test_set,
+        (test_set, pairs, _, predictions), = sets
+        n = predict_shard(_predictor(args), Path(pairs), test_set=test_set,
                           variant=args.variant, shard=args.shard, shards=args.shards,
-                          out_jsonl=Path(args.predictions))
+                          out_jsonl=Path(predictions))
         log.info("%s on %s/%s: shard %d of %d, %d pairs", args.model, args.variant,
-                 args.test_set, args.shard, args.shards, n)
+                 test_set, args.shard, args.shards, n)
         return
-    if not args.scores:
-        raise ReprobeError("equate score needs --scores (or --shard to label one shard)")
     # Gathering shards reads only their predictions: no model or WordNet to load.
     predictor = Predictor(args.kind) if args.from_shards else _predictor(args)
-    row = evaluate_set(predictor, Path(args.pairs), model=args.model, test_set=args.test_set,
-                       variant=args.variant, scores_csv=Path(args.scores),
-                       predictions_jsonl=Path(args.predictions),
-                       shard_files=[Path(p) for p in args.from_shards])
-    log.info("%s on %s/%s: %s%% of %s", args.model, args.variant, args.test_set,
-             f"{row.value:.1f}" if isinstance(row.value, float) else row.value, row.n)
+    for test_set, pairs, scores, predictions in sets:
+        row = evaluate_set(predictor, Path(pairs), model=args.model, test_set=test_set,
+                           variant=args.variant, scores_csv=Path(scores),
+                           predictions_jsonl=Path(predictions),
+                           shard_files=[Path(p) for p in args.from_shards])
+        log.info("%s on %s/%s: %s%% of %s", args.model, args.variant, test_set,
+                 f"{row.value:.1f}" if isinstance(row.value, float) else row.value, row.n)
+
+
+def _score_sets(args: argparse.Namespace) -> list[tuple[str, str, str | None, str]]:
+    """`score`'s sets: (name, pairs, scores, predictions), the lists checked against each
+    other; one set only for a shard or a gather."""
+    names, pairs, predictions = args.test_set, args.pairs, args.predictions
+    scores = args.scores if args.scores else [None] * len(names)
+    if not len(names) == len(pairs) == len(scores) == len(predictions):
+        raise ReprobeError(f"equate score: {len(names)} --test-set, {len(pairs)} --pairs, "
+                           f"{len(scores)} --scores and {len(predictions)} --predictions: "
+                           "give one of each per set")
+    if (args.shard is not None or args.from_shards) and len(names) != 1:
+        raise ReprobeError("equate score: --shard and --from-shards take one --test-set")
+    if args.shard is None and not args.scores:
+        raise ReprobeError("equate score needs --scores (or --shard to label one shard)")
+    return list(zip(names, pairs, scores, predictions, strict=True))
 
 
 def cmd_table6(args: argparse.Namespace) -> None:
@@ -320,12 +337,14 @@ def register(commands: argparse._SubParsersAction,
     add_names(score, kind=one_of(["majority", "hyp", "neural", "qreas", "qreas_authors"],
                                  "qreas: Algorithm 1; qreas_authors: the released code"),
               model="row name in Table 6",
-              test_set="rte_quant, newsnli, redditnli, stresstest, awpnli, unperturbed or "
-                       "perturbed",
+              test_set=several("the sets (rte_quant, newsnli, redditnli, stresstest, awpnli, "
+                               "unperturbed, perturbed), one for --shard or --from-shards"),
               variant=one_of(["released", "rebuilt", "perturbation"]))
-    add_paths(score, pairs="the evaluation jsonl",
-              scores=optional("score rows CSV to write (not with --shard)"),
-              predictions="predictions jsonl to write (with --shard: that shard's)",
+    add_paths(score, pairs=several("each set's evaluation jsonl"),
+              scores=several("each set's score rows CSV to write (not with --shard)",
+                             required=False),
+              predictions=several("each set's predictions jsonl to write (with --shard: that "
+                                  "shard's)"),
               hyp_model=optional("HYP: the fastText model"),
               checkpoint=optional("neural: the checkpoint folder"),
               wordnet=optional("Q-REAS: WordNet database folder"),

@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from reprobe.errors import InputFormatError, SourceError
 from reprobe.io import atomic_write_text
 
@@ -52,6 +50,8 @@ def read_lock(path: Path) -> dict[str, dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
+    import yaml  # loaded by the commands that read a lock, not by every command's start
+
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as exc:
@@ -98,6 +98,8 @@ def _exclusive(path: Path) -> Iterator[None]:
 
 def _render(entries: dict[str, dict[str, Any]]) -> str:
     """The lock file's text: the header, then entries sorted by source name."""
+    import yaml
+
     body = yaml.safe_dump({"sources": dict(sorted(entries.items()))}, sort_keys=False,
                           width=200)
     return HEADER + body

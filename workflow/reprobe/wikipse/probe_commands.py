@@ -11,8 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
-
 from reprobe.step_options import add_names, add_paths, listed, one_of, optional
 from reprobe.step_settings import add_settings_option
 from reprobe.wikipse.options import SIMILARITY_KINDS, VECTOR_FORMATS
@@ -118,6 +116,8 @@ def cmd_probe(args: argparse.Namespace) -> None:
     vectors folder of the workflow, or any embedding file (`--vectors FILE --train TRAIN
     --test TEST --output scores.csv`, a row beyond the paper, no config needed); with
     `--similarity`, Table 6's rows of the same embedding too."""
+    import numpy as np
+
     from reprobe.io import atomic_path
     from reprobe.scores import ScoreRow, write_scores
     from reprobe.tables.beyond import beyond_row

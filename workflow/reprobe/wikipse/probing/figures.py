@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from reprobe.io import atomic_path
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 CSV_COLUMNS = ["series", "level", "value", "n"]
 DPI = 120
@@ -38,6 +40,10 @@ def long_frame(frames: Mapping[str, pd.DataFrame], x: str, y: str) -> pd.DataFra
 
 def draw_levels(table: pd.DataFrame, title: str, xlabel: str, ylabel: str) -> Figure:
     """A line with markers per series of a long table."""
+    # matplotlib loads with the first figure, not with every table of the module that draws.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(5.5, 4))
     FigureCanvasAgg(figure)
     axes = figure.subplots()

@@ -19,18 +19,16 @@ import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-from gensim.models import KeyedVectors
-from joblib import Parallel, delayed
-from sklearn.base import ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression
-from sklearn.neighbors import KNeighborsClassifier
-from sklearn.neural_network import MLPClassifier
 
 from reprobe.wikipse.resource.release import Split, WordClasses
 from reprobe.wikipse.settings import CLASSIFIERS, ProbeSettings
+
+if TYPE_CHECKING:  # scikit-learn and gensim load with the first probe: tables need neither
+    from gensim.models import KeyedVectors
+    from sklearn.base import ClassifierMixin
 
 log = logging.getLogger("reprobe.wikipse")
 
@@ -128,6 +126,10 @@ def frequency_features(words: Sequence[str], frequency: Mapping[str, int]) -> np
 
 def make_classifier(kind: str, settings: ProbeSettings) -> ClassifierMixin:
     """An unfitted, seeded binary classifier of a kind (LR, KNN or MLP)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.neural_network import MLPClassifier
+
     if kind == "LR":
         return LogisticRegression(C=settings.lr_c, max_iter=LR_MAX_ITER,
                                   random_state=settings.seed)
@@ -158,6 +160,8 @@ def fit_proba(model: ClassifierMixin, x_train: np.ndarray, y: np.ndarray, x_test
     if y.min() == y.max():
         # sklearn refuses one-class targets; the only label seen is the prediction.
         return np.full(len(x_test), float(y[0])), ClassFit(0.0, 0.0, 0)
+    from sklearn.exceptions import ConvergenceWarning
+
     start = time.perf_counter()
     with warnings.catch_warnings():
         # Hitting max_iter is reported through n_iter, not once per class and process.
@@ -210,6 +214,8 @@ def fit_predict_sclasses(x_train: np.ndarray, y_train: np.ndarray, x_test: np.nd
         return _by_vote(neighbour_share(neighbours, y_train)), []
     if kind not in KINDS:
         raise ValueError(f"unknown classifier {kind!r}; use one of {KINDS}")
+    from joblib import Parallel, delayed
+
     y_train = np.asarray(y_train)
     results = Parallel(n_jobs=settings.n_jobs)(
         delayed(fit_predict_binary)(x_train, y_train[:, c], x_test, kind, settings)
@@ -251,6 +257,8 @@ def frequency_baseline(freq_train: np.ndarray, a_train: np.ndarray, freq_test: n
                              for f in (freq_train, freq_test))
     if freq_train.shape[1] != 1 or freq_test.shape[1] != 1:
         raise ValueError("the frequency baseline takes exactly one feature column")
+    from sklearn.linear_model import LogisticRegression
+
     model = make_classifier("LR", settings) if settings is not None else LogisticRegression(
         max_iter=LR_MAX_ITER, random_state=0)
     proba, _ = fit_proba(model, freq_train, np.asarray(a_train, dtype=np.int8), freq_test)
