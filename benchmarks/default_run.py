@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> tuple[dict, dict[str, dict[str, float]]]:
         interval: float | None = 0.5
     except ImportError:
         interval = None
-    measured = measure(command, workdir / "snakemake.log", interval=interval,
+    measured = measure(command, workdir / "logs" / "snakemake.log", interval=interval,
                        cwd=workdir, env_extra={"REPROBE_JOB_TIMES": str(times)})
     figures = {"wall_s": round(measured.wall_s, 1), "cpu_s": round(measured.cpu_s, 1),
                "snakemake_cpu_s": round(measured.root_cpu_s, 1),
