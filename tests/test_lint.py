@@ -57,10 +57,13 @@ def test_paper_config_plans_every_download_and_the_wikipedia_stage(tmp_path):
     assert counts["wikipedia_gather"] == counts["table_wikipedia_stats"] == "1"
     # EQUATE: nine rows (MAJ, HYP, BERT, GPT-2, three released-code Q-REAS rows, Q-REAS
     # (Algorithm 1) and its strict variant) on five released and four rebuilt sets, eight on the
-    # two §5.1 sets; each sharded set (released and rebuilt) in its shards; both fetched
-    # checkpoints assembled; Table 6 × 2 variants × 2.
-    assert int(counts["equate_score"]) == 9 * (5 + 4) + 8 * 2
+    # two §5.1 sets. Each sharded set (released and rebuilt both hold the three) in its shards,
+    # gathered per set and row; a row's other sets of a variant in one job (equate.row_jobs);
+    # both fetched checkpoints assembled; Table 6 × 2 variants × 2.
     shards = config["equate"]["score_shards"]
     assert int(counts["equate_score_shard"]) == 9 * 2 * sum(shards.values())
+    assert int(counts["equate_score"]) == 9 * 2 * len(shards)
+    for variant, rows in (("released", 9), ("rebuilt", 9), ("perturbation", 8)):
+        assert int(counts[f"equate_score_{variant}"]) == rows, variant
     assert int(counts["equate_checkpoint"]) == 2 and "equate_tiny_model" not in counts
     assert int(counts["equate_table6"]) == 4

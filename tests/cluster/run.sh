@@ -6,7 +6,7 @@
 #   2. the same run through profiles/slurm-ci, timed, from a mirror with the network off: every
 #      source copied into a mirror (`reprobe sources fetch --to`), the config's sources turned
 #      into URLs nothing can reach, offline mode on, proxies pointing nowhere; results/tables/**
-#      must equal the local run's byte for byte, in at most REPROBE_CLUSTER_MAX_RATIO (2) × the
+#      must equal the local run's byte for byte, in at most REPROBE_CLUSTER_MAX_RATIO (2.5) × the
 #      local time, and the lock beside the mirrored config must hold every source; the local
 #      run, finished before, must still be finished after it (nothing to do there);
 #   3. a bad input arrives (one FIGER line): the run must fail, naming the failed rule and
@@ -19,7 +19,10 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${REPROBE_CLUSTER_WORK:-/tmp/reprobe-cluster}
-MAX_RATIO=${REPROBE_CLUSTER_MAX_RATIO:-2}
+# Each SLURM submission pays its queueing and a Snakemake start of its own, which a local job
+# does not; the shorter the local run, the more that fixed cost weighs (docs/benchmarks.md has
+# both runs' times). The limit catches a regression, not that cost.
+MAX_RATIO=${REPROBE_CLUSTER_MAX_RATIO:-2.5}
 CORES=$(nproc)
 cd "$REPO"
 

@@ -96,5 +96,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     record_job_time(argv, status)
     return status
 
+
 if __name__ == "__main__":
     sys.exit(main())
