@@ -185,7 +185,10 @@ def test_one_probe_job_per_row_scores_every_set() -> None:
     options = targets.probe_options()
     assert options[0] == "--settings"
     probe = read_settings(options[1], ProbeSettings, "numersense")
-    assert probe == ProbeSettings(batch_size=32, device="cpu", precision=None, clean_bos=True)
+    assert probe == ProbeSettings(batch_size=32, device="cpu", precision=None, threads=2,
+                                  clean_bos=True)
+    # The cores Snakemake gives a probing job are the threads torch is told to use.
+    assert targets.job_threads == probe.threads
     # Table 3's templates take no BOS setting.
     run = targets.run_options()
     assert run[0] == "--settings" and "clean_bos" not in json.loads(run[1])

@@ -34,7 +34,7 @@ WORDS = ("birds", "cars", "dogs", "usually", "wheels")
 
 def run(batch_size: int) -> RunSettings:
     """A template run on the CPU in float32."""
-    return RunSettings(batch_size=batch_size, device="cpu", precision=None)
+    return RunSettings(batch_size=batch_size, device="cpu", precision=None, threads=1)
 
 
 @pytest.fixture(scope="module", params=["bert", "roberta"])

@@ -196,7 +196,7 @@ rule numersense_probe:
     retries: 1
     conda:
         ENVS / "numersense.yaml"
-    threads: 2
+    threads: NS.job_threads
     resources:
         **NS.resources("numersense_probe"),
         gpu=NS.gpus,
@@ -245,7 +245,7 @@ rule numersense_templates:
     retries: 1
     conda:
         ENVS / "numersense.yaml"
-    threads: 2
+    threads: NS.job_threads
     resources:
         **NS.resources("numersense_templates"),
         gpu=NS.gpus,

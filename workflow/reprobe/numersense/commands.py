@@ -164,6 +164,13 @@ def cmd_finetune(args: argparse.Namespace) -> None:
     log.info("fine-tuned %s into %s: %s", args.base, args.output, json.dumps(summary, default=str))
 
 
+def _use_threads(threads: int) -> None:
+    """Let torch use the CPU threads the job was given (`numersense.threads`), no more."""
+    import torch
+
+    torch.set_num_threads(threads)
+
+
 def cmd_score(args: argparse.Namespace) -> None:
     """Rank the 12 number words for each probe of each set with any model; write predictions
     in the released layout and, where gold is given, hit@k under every convention."""
@@ -182,6 +189,7 @@ def cmd_score(args: argparse.Namespace) -> None:
     config = load_numersense(args.configfile)
     protocol = args.protocol or numersense_setting(config, "protocols")[0]
     settings = probe_settings(args.settings, config)
+    _use_threads(settings.threads)
     model, tokenizer = load_model(args.model, kind)
     if kind == "masked" and protocol == "clean":
         check_multi_token(tokenizer)
@@ -209,6 +217,7 @@ def cmd_templates(args: argparse.Namespace) -> None:
     from reprobe.numersense.templates import TEMPLATES, object_bias, top_rows, vocabulary_words
 
     settings = read_settings(args.settings, RunSettings, "numersense")
+    _use_threads(settings.threads)
     model, tokenizer = load_model(args.model, "masked")
     words = vocabulary_words(tokenizer, args.words, args.seed)
     if len(words) < args.words:

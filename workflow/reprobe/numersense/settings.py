@@ -39,11 +39,13 @@ class AdversarialSettings:
 
 @dataclass(frozen=True)
 class RunSettings:
-    """`numersense` as a template job reads it: batch size, torch device, autocast precision."""
+    """`numersense` as a template job reads it: batch size, torch device, autocast precision,
+    CPU threads."""
 
     batch_size: int
     device: str
     precision: str | None
+    threads: int
     NOT_READ: ClassVar[tuple[str, ...]] = (*NOT_RUN_KEYS, "clean_bos")
 
 

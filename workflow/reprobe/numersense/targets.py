@@ -182,6 +182,8 @@ class NumerSenseTargets(ProbeTargets):
         self.tables = self._tables()
         # A GPU per probing, template and fine-tuning job when the device is one.
         self.gpus = 1 if str(numersense["device"]).startswith("cuda") else 0
+        # The cores a probing or template job is given (`numersense.threads`).
+        self.job_threads = int(numersense["threads"])
 
     def _template_names(self) -> list[str]:
         """The masked-LM rows Table 3 runs (the configured ones, else every masked-LM row)."""
