@@ -12,8 +12,8 @@ Snakemake itself, and the ten rules that take the most CPU and the most wall tim
 
     python benchmarks/default_run.py --cores 2 --update-readme
 
-CI runs it as its default-run phase (`.ci/run`, `--workdir` the folder the suite and the
-cluster test then read).
+The suite's one default run is made with it (tests/conftest.py, `default_run`), in the folder
+REPROBE_DEFAULT_RUN names when set (`.ci/run` names one; tests/cluster/run.sh then reads it).
 """
 
 from __future__ import annotations
