@@ -19,6 +19,9 @@ def save_vectors(vectors: KeyedVectors, folder: Path,
     """Save vectors into folder (replaced whole, atomically), with text files beside them
     (notes: file name → text); the .kv path."""
     check_finite(vectors, folder)
+    # gensim pickles a log of events with their date and the staging folder's name: off, so
+    # that the same vectors give the same bytes on every run (as reprobe.embeddings.load does).
+    vectors.lifecycle_events = None
     with atomic_directory(folder) as staging:
         # sep_limit=0: every array in its own .npy, so loading can memory-map it.
         vectors.save(str(staging / FILE), sep_limit=0)
