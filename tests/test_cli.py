@@ -145,12 +145,13 @@ STAGE_PACKAGES = ("reprobe.numeracy", "reprobe.equate", "reprobe.numersense", "r
 
 def modules_loaded_by(code: str) -> tuple[list[str], list[str]]:
     """In a fresh interpreter: the heavy libraries and the stage modules `code` imports."""
-    probe = (f"import sys\n{code}\n"
-             f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
-             f"print(sorted(m for m in sys.modules if m.startswith({STAGE_PACKAGES!r})))")
-    heavy, stages = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                                   check=True).stdout.splitlines()
-    return eval(heavy), eval(stages)  # noqa: S307 (our own print of two lists of names)
+    probe = (f"import json, sys\n{code}\n"
+             f"print(json.dumps([sorted(m for m in {HEAVY!r} if m in sys.modules), "
+             f"sorted(m for m in sys.modules if m.startswith({STAGE_PACKAGES!r}))]))")
+    heavy, stages = json.loads(subprocess.run([sys.executable, "-c", probe],
+                                              capture_output=True, text=True,
+                                              check=True).stdout)
+    return heavy, stages
 
 
 def test_importing_the_cli_and_building_every_parser_loads_no_heavy_library():

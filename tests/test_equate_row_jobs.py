@@ -26,12 +26,12 @@ def test_every_score_file_comes_from_exactly_one_job() -> None:
     rows = RowJobs(eq)
     made: list[str] = []
     for variant in rows.variants():
-        for model in rows.models(variant):
+        for model in eq.variant_rows(variant):
             for kind in ("scores", "predictions"):
                 made += [pattern.format(model=model) for pattern in rows.outputs(variant, kind)]
     gathered = [f"{RESULTS}/scores/{variant}/{name}/{model}.csv"
                 for variant, sets in eq.sets.items() for name in sets if name in rows.sharded
-                for model in rows.models(variant)]
+                for model in eq.variant_rows(variant)]
     wanted = [path for variant in eq.sets for path in eq.variant_scores(variant)]
     scores = [path for path in made if path.endswith(".csv")]
     assert sorted(scores + gathered) == sorted(wanted)
@@ -53,4 +53,4 @@ def test_a_row_job_reads_its_sets_and_its_model_and_its_command_parses() -> None
     assert args.test_set == rows.whole_sets("rebuilt") and len(args.pairs) == len(outputs)
     assert args.kind == "neural" and args.checkpoint == inputs["checkpoint"]
     # MAJ is no row of §5.1's.
-    assert "MAJ" in rows.models("rebuilt") and "MAJ" not in rows.models("perturbation")
+    assert "MAJ" in eq.variant_rows("rebuilt") and "MAJ" not in eq.variant_rows("perturbation")

@@ -3,7 +3,8 @@
 `benchmarks/default_run.py` sets it for a whole run and sums the records by rule: every rule
 runs one `reprobe` process whose standard error is its log, `logs/<rule>/….log` or
 `logs/<rule>.log`, so the log's path names the rule. One JSON line a process, appended in one
-write (lines of a few hundred bytes from concurrent jobs do not interleave).
+write (lines of a few hundred bytes from concurrent jobs do not interleave). Linux only: a
+process's start and its log are read from /proc.
 """
 
 from __future__ import annotations

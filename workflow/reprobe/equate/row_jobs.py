@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from reprobe.equate.targets import RESULTS, EquateTargets, option_flag
+from reprobe.equate.targets import RESULTS, EquateTargets
 
 
 class RowJobs:
@@ -33,15 +33,10 @@ class RowJobs:
         """The variants with a set scored whole: one rule each."""
         return [variant for variant in self.targets.sets if self.whole_sets(variant)]
 
-    def models(self, variant: str) -> list[str]:
-        """The rows (slugs) scored on a variant's sets (§5.1's: every row but MAJ)."""
-        if variant == "perturbation":
-            return list(self.targets.perturbation_rows)
-        return list(self.targets.rows)
-
     def model_pattern(self, variant: str) -> str:
         """The `model` wildcard's constraint in a variant's rule."""
-        return "|".join(re.escape(model) for model in self.models(variant)) or "no-models"
+        return "|".join(re.escape(model) for model in self.targets.variant_rows(variant)
+                        ) or "no-models"
 
     def sharded_pattern(self) -> str:
         """The `test_set` wildcard's constraint of the per-set (shard-gathering) score rule."""
@@ -71,13 +66,9 @@ class RowJobs:
 
         def row_arguments(wildcards: Any) -> list[str]:
             """The row, its variant's sets and their pairs, its predictor's files and settings."""
-            name, kind = self.targets.rows[wildcards.model]
             sets = self.whole_sets(variant)
-            arguments = ["--kind", kind, "--model", name, "--variant", variant,
-                         "--test-set", *sets,
-                         "--pairs", *(self.targets.pairs(variant, s).path for s in sets)]
-            for option, read in self.targets.predictor_files(wildcards.model).items():
-                arguments += [option_flag(option), read.path]
-            return [*arguments, *self.targets.row_settings(wildcards.model)]
+            return self.targets.row_arguments(wildcards.model, [
+                "--variant", variant, "--test-set", *sets,
+                "--pairs", *(self.targets.pairs(variant, name).path for name in sets)])
 
         return row_arguments

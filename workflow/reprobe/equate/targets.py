@@ -331,12 +331,23 @@ class EquateTargets:
         return []
 
     def score_arguments(self, wildcards: Any) -> list[str]:
-        """The `reprobe equate score` arguments particular to a row, as argument tokens."""
-        name, kind = self.rows[wildcards.model]
-        arguments = ["--kind", kind, "--model", name]
-        for option, read in self.score_reads(wildcards).items():
+        """The `reprobe equate score` arguments particular to a row on one set, as tokens."""
+        return self.row_arguments(wildcards.model,
+                                  ["--pairs", self.pairs(wildcards.variant,
+                                                         wildcards.test_set).path])
+
+    def row_arguments(self, model: str, sets: list[str]) -> list[str]:
+        """A row's `reprobe equate score` arguments around the set arguments given: its kind
+        and name, then the sets, its predictor's files and settings, as tokens."""
+        name, kind = self.rows[model]
+        arguments = ["--kind", kind, "--model", name, *sets]
+        for option, read in self.predictor_files(model).items():
             arguments += [option_flag(option), read.path]
-        return [*arguments, *self.row_settings(wildcards.model)]
+        return [*arguments, *self.row_settings(model)]
+
+    def variant_rows(self, variant: str) -> list[str]:
+        """The rows (slugs) scored on a variant's sets (§5.1's: every row but MAJ)."""
+        return list(self.perturbation_rows if variant == "perturbation" else self.rows)
 
     def score_shards(self, wildcards: Any) -> list[str]:
         """The shard predictions a score job gathers (empty when the set is one job)."""
@@ -365,9 +376,8 @@ class EquateTargets:
 
     def variant_scores(self, variant: str) -> list[str]:
         """Every score file of one evaluation variant (§5.1's without MAJ)."""
-        models = self.perturbation_rows if variant == "perturbation" else self.rows
         return [f"{RESULTS}/scores/{variant}/{test_set}/{model}.csv"
-                for test_set in self.sets[variant] for model in models]
+                for test_set in self.sets[variant] for model in self.variant_rows(variant)]
 
     def qreas_predictions(self, variant: str) -> dict[tuple[str, str], str]:
         """(set, row name) -> predictions file of each Q-REAS row on one variant's sets."""
