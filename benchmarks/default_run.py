@@ -73,14 +73,16 @@ def rule_of(log: str, workdir: Path) -> str:
 
 
 def by_rule(records: Iterable[dict], workdir: Path) -> dict[str, dict[str, float]]:
-    """Jobs, summed wall and CPU seconds, and the largest peak RSS of each rule's processes."""
+    """Jobs, summed wall and CPU seconds, and the longest job and largest peak RSS of each
+    rule's processes."""
     rules: dict[str, dict[str, float]] = defaultdict(
-        lambda: {"jobs": 0, "wall_s": 0.0, "cpu_s": 0.0, "max_rss_mb": 0.0})
+        lambda: {"jobs": 0, "wall_s": 0.0, "cpu_s": 0.0, "max_wall_s": 0.0, "max_rss_mb": 0.0})
     for record in records:
         rule = rules[rule_of(record["log"], workdir)]
         rule["jobs"] += 1
         rule["wall_s"] += record["wall_s"]
         rule["cpu_s"] += record["cpu_s"]
+        rule["max_wall_s"] = max(rule["max_wall_s"], record["wall_s"])
         rule["max_rss_mb"] = max(rule["max_rss_mb"], record["max_rss_mb"])
     return dict(rules)
 

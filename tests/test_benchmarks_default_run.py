@@ -30,7 +30,8 @@ def test_steps_are_summed_by_rule_and_ranked(tmp_path: Path) -> None:
                {"log": str(tmp_path / "logs/b.log"), "wall_s": 4.0, "cpu_s": 1.0,
                 "max_rss_mb": 50.0}]
     rules = default_run.by_rule(records, tmp_path)
-    assert rules["a"] == {"jobs": 2, "wall_s": 3.0, "cpu_s": 2.0, "max_rss_mb": 300.0}
+    assert rules["a"] == {"jobs": 2, "wall_s": 3.0, "cpu_s": 2.0, "max_wall_s": 2.0,
+                          "max_rss_mb": 300.0}
     assert default_run.top_rules(rules, "cpu_s") == ["a", "b"]
     assert default_run.top_rules(rules, "wall_s") == ["b", "a"]
     block = default_run.report({"wall_s": 10.0, "cpu_s": 6.0, "snakemake_cpu_s": 2.0,

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 import yaml
 
-from reprobe.resources import Scale, grows_with_attempt, job_resources, scaled, wikipedia_resources
+from reprobe.resources import (
+    MEMORY_MARGIN,
+    RUNTIME_MARGIN,
+    Scale,
+    grows_with_attempt,
+    job_resources,
+    read_costs,
+    requested,
+    rule_scale,
+    wikipedia_resources,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 # The one-node test cluster has this much memory; every default job must fit on it.
@@ -18,10 +30,13 @@ def config(name: str) -> dict:
     return yaml.safe_load((REPO / "config" / name).read_text(encoding="utf-8"))
 
 
-def test_scaled_grows_linearly_up_to_the_cap() -> None:
-    assert scaled(1024, 10, 0) == 1024
-    assert scaled(1024, 10, 100) == 2024
-    assert scaled(1024, 10, 100, cap=1500) == 1500
+def test_a_request_is_the_measured_cost_times_its_margins() -> None:
+    mem_mb, runtime = requested(Scale(1000, 50, 30, 2), 10)
+    assert mem_mb == int(1500 * MEMORY_MARGIN) and runtime == int(50 * RUNTIME_MARGIN)
+
+
+def test_a_request_never_goes_below_the_floors() -> None:
+    assert requested(Scale(1, 0, 0.01, 0), 0) == (512, 5)
 
 
 def test_memory_doubles_on_each_retry() -> None:
@@ -29,18 +44,50 @@ def test_memory_doubles_on_each_retry() -> None:
     assert [memory(None, attempt) for attempt in (1, 2, 3)] == [3000, 6000, 12000]
 
 
-def test_job_resources_scale_memory_and_runtime() -> None:
-    found = job_resources(Scale(1000, 50, 30, 2), 10)
-    assert found["mem_mb"](None, 1) == 1500 and found["runtime"] == 50
+def test_job_resources_read_the_rule_from_the_costs_file() -> None:
+    scale = rule_scale("wikipedia_gather")
+    found = job_resources("wikipedia_gather", 4)
+    assert found["mem_mb"](None, 1) == requested(scale, 4)[0]
+    assert found["runtime"] == requested(scale, 4)[1]
+
+
+def test_a_rule_without_costs_is_named(tmp_path: Path) -> None:
+    costs = tmp_path / "costs.json"
+    costs.write_text(json.dumps({"rules": {}}), encoding="utf-8")
+    with pytest.raises(KeyError, match="no measured costs for rule 'nowhere'"):
+        rule_scale("nowhere", costs)
+
+
+def test_every_costs_entry_says_where_it_comes_from() -> None:
+    for rule, entry in read_costs()["rules"].items():
+        assert entry["from"], rule
+        assert len(entry["mem_mb"]) == len(entry["runtime_min"]) == 2, rule
+        assert min(*entry["mem_mb"], *entry["runtime_min"]) >= 0, rule
+
+
+def test_every_rule_that_runs_a_job_has_measured_costs() -> None:
+    costs = read_costs()["rules"]
+    blocks = rule_blocks()
+    # Every score job of EQUATE asks by its row's kind: equate_score[fetched] or [other].
+    missing = [name for name, block in blocks.items()
+               if "shell:" in block and name not in costs and "EQ.score_mem_mb" not in block]
+    assert missing == []
+    assert {"equate_score[fetched]", "equate_score[other]"} <= set(costs)
+
+
+def test_every_rule_that_runs_a_job_records_its_benchmark() -> None:
+    missing = [name for name, block in rule_blocks().items()
+               if "shell:" in block and "benchmark:" not in block]
+    assert missing == []
 
 
 def test_the_gather_follows_the_number_of_shards() -> None:
     small = wikipedia_resources(config("config.yaml")["wikipedia"], "wikipedia_gather")
     paper = wikipedia_resources(config("paper.yaml")["wikipedia"], "wikipedia_gather")
     assert small["mem_mb"](None, 1) < SMALL_NODE_MB
-    assert paper["mem_mb"](None, 1) > 40000
+    assert small["mem_mb"](None, 1) < paper["mem_mb"](None, 1)
     shard = wikipedia_resources(config("paper.yaml")["wikipedia"], "wikipedia_shard")
-    assert shard["mem_mb"](None, 1) < 8000 and shard["runtime"] >= 60
+    assert shard["mem_mb"](None, 1) < 8000
 
 
 def rule_blocks() -> dict[str, str]:

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import Page, write_dump, write_multistream_dump
 from reprobe.errors import ReprobeError
+from reprobe.wikipedia import arrow_counts
 from reprobe.wikipedia.gather import gather_shards, resolve_redirects
 from reprobe.wikipedia.plan import ShardPlan, check_dump, plan_shards, split_by_bytes
 from reprobe.wikipedia.shard import ShardOutputs, read_shard
@@ -104,6 +105,17 @@ def test_gather_resolves_redirect_chains_and_counts_cycles(tmp_path, small_pages
     # Country, Europe, Lake, Freedonian Party, Freedonia (via "Old Name") and Sea.
     assert stats["distinct_link_targets"] == 6
     assert pq.read_table(tmp_path / "out/pages.parquet").num_rows == 7
+
+
+def test_distinct_targets_counted_in_small_arrow_merges_are_the_same(tmp_path, small_pages,
+                                                                     monkeypatch):
+    outputs, _ = read_one_shard(tmp_path, small_pages)
+    whole = gather_shards([outputs], tmp_path / "whole")
+    monkeypatch.setattr(arrow_counts, "MIN_COMPACT_ROWS", 1)  # merge after every batch
+    merged = gather_shards([outputs, outputs], tmp_path / "merged")
+    assert merged["distinct_link_targets"] == whole["distinct_link_targets"] == 6
+    assert (tmp_path / "whole/redirects.parquet").read_bytes() == \
+        (tmp_path / "merged/redirects.parquet").read_bytes()
 
 
 def test_resolve_redirects_follows_at_most_five_hops():

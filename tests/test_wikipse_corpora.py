@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
+from reprobe.errors import InputFormatError
+from reprobe.wikipedia import arrow_counts
+from reprobe.wikipse.resource import corpora
 from reprobe.wikipse.resource.corpora import (
+    MENTION_COUNTS_SCHEMA,
+    TOKEN_COUNTS_SCHEMA,
     Link,
     ShardCorpora,
     annotate,
@@ -16,7 +23,12 @@ from reprobe.wikipse.resource.corpora import (
     gather_corpora,
     mention_token,
     read_counts,
+    read_redirects,
     sclass_token,
+    sum_counts,
+    write_counts,
+    write_summed,
+    write_token_counts,
 )
 
 TYPED = {"New York City": ["-location"], "Apple Inc.": ["-organization", "-product"],
@@ -97,3 +109,109 @@ def test_a_shard_and_the_gather(tmp_path: Path) -> None:
     assert tokens["@apple@"] == 2 and tokens["grows"] == 2
     assert len((tmp_path / "corpus/word.txt").read_text().splitlines()) == 2
     assert json.loads((tmp_path / "corpus/stats.json").read_text())["tokens"] == 10
+
+
+# --- memory: redirects read filtered, counts summed with Arrow --------------------------------
+
+
+def write_redirects(path: Path, pairs: list[tuple[str, str]]) -> Path:
+    """A gathered redirects table of these (title, target) pairs, with hops beside them."""
+    pq.write_table(pa.table({"title": [t for t, _ in pairs], "target": [t for _, t in pairs],
+                             "hops": pa.array([1] * len(pairs), pa.int8())}), path)
+    return path
+
+
+def test_read_redirects_keeps_only_the_titles_asked_for(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(corpora, "BATCH_ROWS", 2)
+    pairs = [(f"Other {i}", f"Elsewhere {i}") for i in range(9)]
+    pairs[3:3] = [("NYC", "New York"), ("Zürich (city)", "Zürich")]
+    pairs.append(("NYC", "New York City"))  # a title listed twice keeps its last row, as a dict
+    path = write_redirects(tmp_path / "redirects.parquet", pairs)
+    wanted = pa.array(["NYC", "Zürich (city)", "Not a redirect"])
+    assert read_redirects(path, wanted) == {"NYC": "New York City",
+                                            "Zürich (city)": "Zürich"}
+
+
+def test_read_redirects_names_the_file_and_the_missing_column(tmp_path: Path) -> None:
+    path = tmp_path / "redirects.parquet"
+    pq.write_table(pa.table({"title": ["NYC"], "redirect_target": ["New York City"]}), path)
+    with pytest.raises(InputFormatError, match="column 'target'") as error:
+        read_redirects(path, pa.array(["NYC"]))
+    assert error.value.path == str(path)
+
+
+def test_a_shard_reads_only_the_redirects_and_types_of_its_own_targets(
+        tmp_path: Path, monkeypatch) -> None:
+    sentences, links, _, typed = write_shard(tmp_path / "in")
+    # The gathered table holds every redirect of the dump; the shard needs one of them.
+    pairs = [(f"Title {i}", f"Target {i}") for i in range(50)] + [("NYC", "New York City")]
+    redirects = write_redirects(tmp_path / "in/all_redirects.parquet", pairs)
+    monkeypatch.setattr(corpora, "BATCH_ROWS", 7)
+    read: list[dict[str, str]] = []
+
+    def spy(path: Path, titles: pa.Array) -> dict[str, str]:
+        read.append(read_redirects(path, titles))
+        return read[-1]
+
+    monkeypatch.setattr(corpora, "read_redirects", spy)
+    read_typed = corpora.read_typed_targets
+    typed_read: list[dict[str, list[str]]] = []
+    monkeypatch.setattr(corpora, "read_typed_targets",
+                        lambda path, only: typed_read.append(read_typed(path, only))
+                        or typed_read[-1])
+    out = shard_out(tmp_path / "0000")
+    out.words.parent.mkdir()
+    build_shard_corpora(sentences, links, redirects, typed, list(RANK), out)
+    assert read == [{"NYC": "New York City"}]
+    # Of the typed targets, only those the shard links to ("Apple Inc." is not among them).
+    assert typed_read == [{"Apple": TYPED["Apple"], "New York City": TYPED["New York City"]}]
+    assert out.sclasses.read_text() == "@apple@-food grows in @nyc@-location .\n"
+
+
+# Keys that sort differently by code point, UTF-16 or case, and counts that tie.
+UNICODE_WORDS = ["@z@", "@Z@", "@é@", "@e@", "@東京@", "@😀@", "@ﬁ@", "@ß@", "@a_b@", "@a@"]
+
+
+def shard_counts(k: int) -> tuple[Counter, Counter]:
+    """Shard k's mention and token counts: overlapping keys, ties, unicode."""
+    words = UNICODE_WORDS[k % 3:] + UNICODE_WORDS[:k % 3]
+    mentions = Counter({(w, c): 1 + (i + k) % 2 for i, w in enumerate(words)
+                        for c in ("-location", "-person") if (i + len(c)) % 3})
+    tokens = Counter({w: 2 for w in words[:7]} | {"the": 5 + k, "ça": 1})
+    return mentions, tokens
+
+
+def test_summed_counts_write_the_bytes_a_counter_wrote(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(arrow_counts, "MIN_COMPACT_ROWS", 3)  # merge often
+    mention_parts, token_parts = [], []
+    every_mention: Counter = Counter()
+    every_token: Counter = Counter()
+    for k in range(4):
+        mentions, tokens = shard_counts(k)
+        every_mention.update(mentions)
+        every_token.update(tokens)
+        mention_parts.append(tmp_path / f"mentions{k}.parquet")
+        token_parts.append(tmp_path / f"tokens{k}.parquet")
+        write_counts(mentions, mention_parts[-1])
+        write_token_counts(tokens, token_parts[-1])
+    write_summed(sum_counts(mention_parts, ["word", "sclass"], "freq"), MENTION_COUNTS_SCHEMA,
+                 tmp_path / "mentions.parquet")
+    write_summed(sum_counts(token_parts, ["token"], "count"), TOKEN_COUNTS_SCHEMA,
+                 tmp_path / "tokens.parquet")
+    # What summing into one Counter and writing it gave before.
+    write_counts(every_mention, tmp_path / "mentions_counter.parquet")
+    write_token_counts(every_token, tmp_path / "tokens_counter.parquet")
+    for name in ("mentions", "tokens"):
+        assert (tmp_path / f"{name}.parquet").read_bytes() == \
+            (tmp_path / f"{name}_counter.parquet").read_bytes(), name
+    written = pq.read_table(tmp_path / "tokens.parquet")
+    assert written["token"].to_pylist() == sorted(every_token)  # code point order
+    assert written.schema == TOKEN_COUNTS_SCHEMA
+
+
+def test_summing_names_the_shard_without_a_column(tmp_path: Path) -> None:
+    path = tmp_path / "tokens.parquet"
+    pq.write_table(pa.table({"token": ["a"], "freq": [1]}), path)
+    with pytest.raises(InputFormatError, match="column 'count'") as error:
+        sum_counts([path], ["token"], "count")
+    assert error.value.path == str(path)

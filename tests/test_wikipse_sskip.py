@@ -12,7 +12,7 @@ from gensim.models import Word2Vec
 
 from reprobe.errors import InputFormatError
 from reprobe.step_settings import schema_section, setting_names
-from reprobe.wikipse.embedding import sskip
+from reprobe.wikipse.embedding import sskip, wang2vec
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings, SSkipConfig
 
 # --- one update, by hand -------------------------------------------------------------------------
@@ -199,6 +199,37 @@ def test_vectors_keep_vocabulary_order_and_counts(tmp_path: Path) -> None:
     assert [vectors.get_vecattr(t, "count") for t in tokens] == counts.tolist()
 
 
+def test_ids_spilled_to_a_file_are_the_ids_read_into_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sskip, "SPILL_IDS", 3)  # spill every few ids, mid-line too
+    monkeypatch.setattr(sskip, "MAX_SENTENCE", 4)
+    corpus = random_corpus(tmp_path / "corpus.txt", sentences=50)
+    tokens, _ = sskip.build_vocabulary(corpus, 2)
+    index = {t: i for i, t in enumerate(tokens)}
+    ids, starts = sskip.read_corpus_ids(corpus, index)
+    mapped, mapped_starts = sskip.read_corpus_ids(corpus, index, tmp_path / "ids.int32")
+    assert mapped.dtype == np.int32 and not mapped.flags.writeable
+    np.testing.assert_array_equal(mapped, ids)
+    np.testing.assert_array_equal(mapped_starts, starts)
+    assert (tmp_path / "ids.int32").stat().st_size == 4 * len(ids)
+    nothing = tmp_path / "none.txt"
+    nothing.write_text("x y\n", encoding="utf-8")
+    empty, offsets = sskip.read_corpus_ids(nothing, index, tmp_path / "none.int32")
+    assert empty.size == 0 and offsets.tolist() == [0]
+
+
+def test_training_on_mapped_ids_gives_the_vectors_of_ids_in_memory(tmp_path: Path) -> None:
+    corpus = random_corpus(tmp_path / "corpus.txt")
+    config = config_of(dim=8, epochs=2, min_count=2, seed=5)
+    scratch = tmp_path / "not yet" / "scratch"  # made when missing
+    vectors = sskip.train_sskip(corpus, config, scratch)
+    tokens, counts = sskip.build_vocabulary(corpus, 2)
+    ids, starts = sskip.read_corpus_ids(corpus, {t: i for i, t in enumerate(tokens)})
+    np.testing.assert_array_equal(vectors.vectors, sskip.train_arrays(ids, starts, counts,
+                                                                      config))
+    assert list(scratch.iterdir()) == []  # the spilled ids go with their folder
+
+
 @pytest.mark.parametrize("text", ["", "\n  \n"])
 def test_empty_corpus_is_an_input_error(tmp_path: Path, text: str) -> None:
     corpus = tmp_path / "empty.txt"
@@ -235,12 +266,12 @@ def test_noise_table_and_subsampling_follow_word2vec() -> None:
 
 def test_wang2vec_command_line() -> None:
     config = config_of(dim=300, workers=8, min_count=20, sample=1e-4)
-    command = sskip.wang2vec_command(Path("bin/word2vec"), Path("c.txt"), Path("v.txt"), config,
-                                     "sskip")
+    command = wang2vec.wang2vec_command(Path("bin/word2vec"), Path("c.txt"), Path("v.txt"),
+                                        config, "sskip")
     assert command == ["bin/word2vec", "-train", "c.txt", "-output", "v.txt", "-type", "3",
                        "-size", "300", "-window", "5", "-negative", "10", "-hs", "0",
                        "-nce", "0", "-sample", "0.0001", "-alpha", "0.025", "-threads", "8",
                        "-iter", "5", "-min-count", "20", "-binary", "0"]
     # SKIP with the same binary is wang2vec's skip-gram, -type 1.
-    skip = sskip.wang2vec_command(Path("w"), Path("c"), Path("v"), config, "skip")
+    skip = wang2vec.wang2vec_command(Path("w"), Path("c"), Path("v"), config, "skip")
     assert skip[skip.index("-type") + 1] == "1"

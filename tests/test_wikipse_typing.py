@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from conftest import REPO
 from reprobe.errors import InputFormatError
+from reprobe.wikipedia import arrow_counts
+from reprobe.wikipse.resource import typing as typing_module
 from reprobe.wikipse.resource.classes import FoldRule, figer_types_of, read_types_map
 from reprobe.wikipse.resource.typing import (
+    link_target_counts,
     read_title_table,
     read_typed_targets,
     to_figer,
+    type_link_targets,
     type_titles,
     write_typed_targets,
 )
@@ -106,6 +112,7 @@ def test_written_parquet_round_trip(tmp_path):
     assert table.column_names == ["title", "sclasses"]
     assert table.column("title").to_pylist() == ["Apple", "Iliad", "Zeus"]
     assert read_typed_targets(out) == typed
+    assert read_typed_targets(out, only=pa.array(["Zeus", "Nobody"])) == {"Zeus": ["-god"]}
     assert json.loads(counts_out.read_text(encoding="utf-8")) == counts
     assert sorted(p.name for p in tmp_path.iterdir()) == ["typed.json", "typed.parquet"]
 
@@ -126,3 +133,56 @@ def test_sample_title_table_types_into_classes(figer_types):
     assert counts["no_class"] == sum(types == ["/computer/algorithm"]
                                      for types in table.values())
     assert counts["typed"] == len(typed) == len(table) - counts["no_class"]
+
+
+# --- link targets counted with Arrow ----------------------------------------------------------
+
+LINK_TARGETS = ["Karl Marx", "Iliad", "Zürich", "Karl Marx", "White House", "Philosophy",
+                "Algorithm", "東京", "Iliad", "Karl Marx", "Zürich", "Philosophy"]
+SOURCE = {"Karl Marx": ["/person", "/person/author"], "Iliad": ["/written_work"],
+          "White House": ["/building", "/location"], "Algorithm": ["/computer/algorithm"],
+          "Zürich": ["/location/city"], "Not Linked": ["/person"]}
+
+
+def write_links(tmp_path, targets: list[str]):
+    """A gathered links table of these targets (with another column beside them)."""
+    path = tmp_path / "links.parquet"
+    pq.write_table(pa.table({"surface": ["x"] * len(targets), "target": targets}), path)
+    return path
+
+
+def test_link_targets_are_counted_in_batches(tmp_path, monkeypatch):
+    monkeypatch.setattr(typing_module, "BATCH_ROWS", 2)
+    monkeypatch.setattr(arrow_counts, "MIN_COMPACT_ROWS", 3)
+    table = link_target_counts(write_links(tmp_path, LINK_TARGETS))
+    assert table.column_names == ["target", "links"]
+    assert dict(zip(table["target"].to_pylist(), table["links"].to_pylist(),
+                    strict=True)) == Counter(LINK_TARGETS)
+
+
+def test_link_targets_name_the_file_without_a_target_column(tmp_path):
+    path = tmp_path / "links.parquet"
+    pq.write_table(pa.table({"title": ["Iliad"]}), path)
+    with pytest.raises(InputFormatError, match="column 'target'") as error:
+        link_target_counts(path)
+    assert error.value.path == str(path)
+
+
+def test_typing_arrow_targets_counts_as_typing_their_titles(tmp_path, figer_types):
+    targets = link_target_counts(write_links(tmp_path, LINK_TARGETS))
+    typed, counts = type_link_targets(targets, SOURCE, figer_types, RULES)
+    # What typing the distinct targets one by one, as Python strings, gives.
+    expected, expected_counts = type_titles(Counter(LINK_TARGETS), SOURCE, figer_types, RULES)
+    assert typed == expected
+    assert list(counts) == [*expected_counts, "links", "links_typed"]
+    assert counts == {**expected_counts, "links": 12,
+                      "links_typed": sum(n for t, n in Counter(LINK_TARGETS).items()
+                                         if t in typed)}
+    assert counts["titles"] == 7 and counts["unmapped_title"] == 2 and counts["no_class"] == 1
+
+
+def test_no_links_type_nothing(tmp_path, figer_types):
+    targets = link_target_counts(write_links(tmp_path, []))
+    typed, counts = type_link_targets(targets, SOURCE, figer_types, RULES)
+    assert typed == {} and counts == {"titles": 0, "typed": 0, "unmapped_title": 0,
+                                      "no_class": 0, "links": 0, "links_typed": 0}

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from reprobe.errors import ReprobeError, error_line
+from reprobe.estimate import commands as estimate_commands
 from reprobe.job_times import record_job_time
 from reprobe.report import commands as report_commands
 from reprobe.sources import commands as sources_commands
@@ -53,6 +54,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     wikipedia_commands.register(commands, add)
     register_commands(commands, add, only=only)
     report_commands.register(commands, add)
+    estimate_commands.register(commands, add)
 
     table = commands.add_parser("table", help="write a results table")
     tables = table.add_subparsers(dest="table_command", required=True)

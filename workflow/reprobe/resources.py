@@ -1,25 +1,70 @@
-"""Cluster resources that scale with the configured data, so the small default config asks a
-cluster for little and config/paper.yaml for what the full data needs.
+"""Every rule's cluster resources, from measured costs: `costs.json` beside this module.
 
-A rule's memory grows with the attempt: a job killed for memory is retried once with twice as
-much (`retries:` on the heavy rules), a job that failed on a bad input fails again at once.
-The stage formulas live in each stage's targets.py; the Wikipedia reader's are here, since the
-reader is shared. The dump's size is not known before it is fetched, so the configured number
-of shards stands for it: config/paper.yaml cuts the English dump into 256 shards of ~90 MB of bz2.
+`costs.json` holds, for each rule, what one job was measured to take: a floor (the default
+config's job, measured by benchmarks/default_run.py) and a cost per unit of configured data
+(the paper configuration's job, extrapolated by benchmarks/scale.py from 3+ synthetic input
+sizes, divided by the paper config's units). `benchmarks/rule_costs.py` rewrites it from those
+two measurements; each entry says where its figures come from ("from"), and which rules are
+still not measured.
+
+A unit is what the stage's targets.py counts for that rule (the dump's shards, the pages of a
+reader's block, the largest model's size class, …): the data's size is not known before it is
+fetched, so the configured data stands for it. A job asks for its expected peak times
+MEMORY_MARGIN and its expected wall time times RUNTIME_MARGIN (a node may be slower than the
+machine that measured it); `reprobe estimate` divides them back out. Memory grows with the
+attempt: a job killed for memory is retried once with twice as much (`retries:` on the heavy
+rules); a job that failed on a bad input fails again at once.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Callable, Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 MemoryFunction = Callable[[Any, int], int]
 
+COSTS = Path(__file__).with_name("costs.json")
+MEMORY_MARGIN = 1.25  # measured peaks vary a little with the data's order and the allocator
+RUNTIME_MARGIN = 2.0  # a cluster node may be half as fast as the machine that measured
+MIN_MEM_MB = 512  # below this, a scheduler's own accounting dominates
+MIN_RUNTIME_MIN = 5  # a queue's granularity: a shorter request buys nothing
 
-def scaled(floor: float, per_unit: float, units: float, cap: float | None = None) -> int:
-    """floor + per_unit × units, at most cap, as a whole number."""
-    value = floor + per_unit * units
-    return int(min(value, cap) if cap is not None else value)
+
+class Scale(NamedTuple):
+    """A rule's expected peak memory (MB) and wall time (minutes) per unit of data."""
+
+    mem_floor: float
+    mem_per_unit: float
+    runtime_floor: float
+    runtime_per_unit: float
+
+    def memory_mb(self, units: float) -> float:
+        """Expected peak RSS of one job, MB."""
+        return self.mem_floor + self.mem_per_unit * units
+
+    def runtime_min(self, units: float) -> float:
+        """Expected wall time of one job, minutes."""
+        return self.runtime_floor + self.runtime_per_unit * units
+
+
+@cache
+def read_costs(path: Path = COSTS) -> Mapping[str, Any]:
+    """The measured costs file, read once per process."""
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def rule_scale(rule: str, path: Path = COSTS) -> Scale:
+    """The measured Scale of `rule` (KeyError naming the file when it has no entry)."""
+    rules = read_costs(path)["rules"]
+    if rule not in rules:
+        raise KeyError(f"{path}: no measured costs for rule {rule!r}; run benchmarks/"
+                       "rule_costs.py, or add the rule's entry by hand with 'from' saying so")
+    entry = rules[rule]
+    return Scale(*entry["mem_mb"], *entry["runtime_min"])
 
 
 def grows_with_attempt(mem_mb: int) -> MemoryFunction:
@@ -32,25 +77,36 @@ def grows_with_attempt(mem_mb: int) -> MemoryFunction:
     return memory
 
 
-class Scale(NamedTuple):
-    """How a rule's memory (MB) and run time (minutes) grow per unit of configured data."""
-
-    mem_floor: float
-    mem_per_unit: float
-    runtime_floor: float
-    runtime_per_unit: float
+def requested(scale: Scale, units: float) -> tuple[int, int]:
+    """(mem_mb, runtime minutes) a job asks for: expected figures times their margins."""
+    mem_mb = max(MIN_MEM_MB, math.ceil(scale.memory_mb(units) * MEMORY_MARGIN))
+    runtime = max(MIN_RUNTIME_MIN, math.ceil(scale.runtime_min(units) * RUNTIME_MARGIN))
+    return mem_mb, runtime
 
 
-def job_resources(scale: Scale, units: float) -> dict[str, Any]:
-    """A rule's `resources:` (mem_mb by attempt, runtime) for this many units of data."""
-    return {"mem_mb": grows_with_attempt(scaled(scale.mem_floor, scale.mem_per_unit, units)),
-            "runtime": scaled(scale.runtime_floor, scale.runtime_per_unit, units)}
+def output_mb(rule: str, units: float, path: Path = COSTS) -> int | None:
+    """The measured size of one job's outputs (MB) for this many units, None if unmeasured."""
+    sizes = read_costs(path)["rules"][rule].get("output_mb")
+    return None if sizes is None else math.ceil(sizes[0] + sizes[1] * units)
+
+
+def job_resources(rule: str, units: float = 0) -> dict[str, Any]:
+    """A rule's `resources:` (mem_mb by attempt, runtime, and output_mb where measured: a
+    resource no scheduler limits, which `reprobe estimate` adds up) for this many units."""
+    mem_mb, runtime = requested(rule_scale(rule), units)
+    found = {"mem_mb": grows_with_attempt(mem_mb), "runtime": runtime}
+    written = output_mb(rule, units)
+    return found if written is None else {**found, "output_mb": written}
+
+
+def job_memory(rule: str, units: float = 0) -> MemoryFunction:
+    """A rule's `mem_mb` alone (by attempt), for a rule whose run time comes from elsewhere."""
+    return job_resources(rule, units)["mem_mb"]
 
 
 def wikipedia_resources(wikipedia: Mapping[str, Any], rule: str) -> dict[str, Any]:
     """mem_mb (by attempt) and runtime (minutes) of a Wikipedia reader's job."""
     if rule == "wikipedia_shard":
         # A shard holds one block of pages at a time (block_pages), whatever the dump's size.
-        return job_resources(Scale(1024, 30, 30, 4.5), int(wikipedia["block_pages"]))
-    # The gather holds every shard's links and titles at once: ~190 MB a paper shard.
-    return job_resources(Scale(1024, 190, 30, 2.7), int(wikipedia["shards"]))
+        return job_resources(rule, int(wikipedia["block_pages"]))
+    return job_resources(rule, int(wikipedia["shards"]))

@@ -17,6 +17,7 @@ from reprobe.config import (  # noqa: E402
 )
 
 from reprobe.errors import SourceError  # noqa: E402
+from reprobe.resources import job_memory, job_resources  # noqa: E402
 from reprobe.sources.mirror import missing_offline, offline_report  # noqa: E402
 from reprobe.sources.settings import (  # noqa: E402
     MIRROR_VARIABLE,

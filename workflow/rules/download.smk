@@ -15,6 +15,8 @@ rule fetch_source:
         "data/raw/{source}/{filename}",
     log:
         "logs/fetch_source/{source}/{filename}.log",
+    benchmark:
+        "logs/fetch_source/{source}/{filename}.benchmark.tsv",
     wildcard_constraints:
         source="|".join(SOURCES) or "no-sources",
         filename=r"(?!extracted$)[^/]+",
@@ -24,7 +26,7 @@ rule fetch_source:
         ENVS / "core.yaml"
     threads: 1
     resources:
-        mem_mb=512,
+        mem_mb=job_memory("fetch_source"),
         runtime=lambda wildcards: fetch_runtime_minutes(SOURCES[wildcards.source]),
     params:
         arguments=fetch_command_arguments,
@@ -40,13 +42,15 @@ rule extract_source:
         directory("data/raw/{source}/extracted"),
     log:
         "logs/extract_source/{source}.log",
+    benchmark:
+        "logs/extract_source/{source}.benchmark.tsv",
     wildcard_constraints:
         source="|".join(SOURCES) or "no-sources",
     conda:
         ENVS / "core.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
+        mem_mb=job_memory("extract_source"),
         runtime=lambda wildcards: fetch_runtime_minutes(SOURCES[wildcards.source]),
     shell:
         "python -m reprobe extract --source {wildcards.source:q} --archive {input:q} "

@@ -9,12 +9,13 @@ rule equate_train_hyp:
         f"{EQ_MODELS}/hyp.bin",
     log:
         "logs/equate_train_hyp.log",
+    benchmark:
+        "logs/equate_train_hyp.benchmark.tsv",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=120,
+        **job_resources("equate_train_hyp"),
     params:
         train=EQ.input_param("nli_train"),
         seed=config["seed"],
@@ -31,14 +32,15 @@ rule equate_tiny_model:
         directory(f"{EQ_MODELS}/neural/{{model}}"),
     log:
         "logs/equate_tiny_model/{model}.log",
+    benchmark:
+        "logs/equate_tiny_model/{model}.benchmark.tsv",
     wildcard_constraints:
         model="|".join(re.escape(m) for m in EQ.tiny) or "no-models",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=30,
+        **job_resources("equate_tiny_model"),
     params:
         train=EQ.input_param("nli_train"),
         seed=config["seed"],
@@ -55,14 +57,15 @@ rule equate_checkpoint:
         directory(f"{EQ_MODELS}/neural/{{model}}"),
     log:
         "logs/equate_checkpoint/{model}.log",
+    benchmark:
+        "logs/equate_checkpoint/{model}.benchmark.tsv",
     wildcard_constraints:
         model="|".join(re.escape(m) for m in EQ.fetched) or "no-models",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=30,
+        **job_resources("equate_checkpoint"),
     params:
         files=EQ.checkpoint_arguments,
     shell:
@@ -105,6 +108,8 @@ rule equate_score_shard:
         f"{EQ_RESULTS}/shards/{{variant}}/{{test_set}}/{{model}}/{{shard}}of{{shards}}.jsonl",
     log:
         "logs/equate_score_shard/{variant}/{test_set}/{model}/{shard}of{shards}.log",
+    benchmark:
+        "logs/equate_score_shard/{variant}/{test_set}/{model}/{shard}of{shards}.benchmark.tsv",
     wildcard_constraints:
         shard=r"\d+",
         shards=r"\d+",
@@ -131,6 +136,8 @@ rule equate_score:
         predictions=f"{EQ_RESULTS}/predictions/{{variant}}/{{test_set}}/{{model}}.jsonl",
     log:
         "logs/equate_score/{variant}/{test_set}/{model}.log",
+    benchmark:
+        "logs/equate_score/{variant}/{test_set}/{model}.benchmark.tsv",
     wildcard_constraints:
         test_set=EQ_ROWS.sharded_pattern(),
     conda:

@@ -10,12 +10,13 @@ rule equate_awpnli:
         f"{EQ_DATA}/rebuilt/awpnli.jsonl",
     log:
         "logs/equate_awpnli.log",
+    benchmark:
+        "logs/equate_awpnli.benchmark.tsv",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=30,
+        **job_resources("equate_awpnli"),
     params:
         problems=EQ.input_param("arithmetic"),
         seed=config["seed"],
@@ -31,12 +32,13 @@ rule equate_stresstest:
         f"{EQ_DATA}/rebuilt/stresstest.jsonl",
     log:
         "logs/equate_stresstest.log",
+    benchmark:
+        "logs/equate_stresstest.benchmark.tsv",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=60,
+        **job_resources("equate_stresstest"),
     params:
         aqua=EQ.input_param("aqua"),
         seed=config["seed"],
@@ -54,14 +56,15 @@ rule equate_newsnli_shard:
         counts=f"{EQ_DATA}/shards/newsnli/{{shard}}.json",
     log:
         "logs/equate_newsnli_shard/{shard}.log",
+    benchmark:
+        "logs/equate_newsnli_shard/{shard}.benchmark.tsv",
     wildcard_constraints:
         shard=r"\d+",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=120,
+        **job_resources("equate_newsnli_shard"),
     params:
         stories=EQ.input_param("cnn_stories"),
         shards=config["equate"]["newsnli"]["shards"],
@@ -79,12 +82,13 @@ rule equate_newsnli:
         f"{EQ_DATA}/candidates/newsnli.jsonl",
     log:
         "logs/equate_newsnli.log",
+    benchmark:
+        "logs/equate_newsnli.benchmark.tsv",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=4096,
-        runtime=60,
+        **job_resources("equate_newsnli"),
     params:
         stories=EQ.input_param("cnn_stories"),
     shell:
@@ -100,6 +104,8 @@ rule equate_reddit_titles:
         counts=f"{EQ_DATA}/shards/redditnli/{{dump}}.json",
     log:
         "logs/equate_reddit_titles/{dump}.log",
+    benchmark:
+        "logs/equate_reddit_titles/{dump}.benchmark.tsv",
     wildcard_constraints:
         dump="|".join(re.escape(d) for d in EQ.reddit_dumps),
     conda:
@@ -107,8 +113,7 @@ rule equate_reddit_titles:
     threads: 1
     resources:
         # Pushshift compressed with a 2 GiB window: the decoder may need that much.
-        mem_mb=4096,
-        runtime=240,
+        **job_resources("equate_reddit_titles"),
     shell:
         "python -m reprobe equate reddit-titles --dump {input:q} --output {output.parquet:q} "
         "2> {log:q}"
@@ -121,12 +126,13 @@ rule equate_redditnli:
         f"{EQ_DATA}/candidates/redditnli.jsonl",
     log:
         "logs/equate_redditnli.log",
+    benchmark:
+        "logs/equate_redditnli.benchmark.tsv",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=4096,
-        runtime=60,
+        **job_resources("equate_redditnli"),
     params:
         settings=EQ.redditnli_arguments(),
     shell:
@@ -143,14 +149,15 @@ rule equate_label:
         recovery=f"{EQ_DATA}/recovery/{{test_set}}.json",
     log:
         "logs/equate_label/{test_set}.log",
+    benchmark:
+        "logs/equate_label/{test_set}.benchmark.tsv",
     wildcard_constraints:
         test_set="|".join(EQ.labelled) or "no-sets",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=30,
+        **job_resources("equate_label"),
     params:
         released=EQ.released_file,
     shell:
@@ -167,14 +174,15 @@ rule equate_compare:
         f"{EQ_DATA}/recovery/{{test_set}}.json",
     log:
         "logs/equate_compare/{test_set}.log",
+    benchmark:
+        "logs/equate_compare/{test_set}.benchmark.tsv",
     wildcard_constraints:
         test_set="|".join(EQ.compared) or "no-sets",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=30,
+        **job_resources("equate_compare"),
     params:
         released=EQ.released_file,
     shell:
@@ -190,12 +198,13 @@ rule equate_perturb:
         perturbed=f"{EQ_DATA}/perturbation/perturbed.jsonl",
     log:
         "logs/equate_perturb.log",
+    benchmark:
+        "logs/equate_perturb.benchmark.tsv",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=30,
+        **job_resources("equate_perturb"),
     params:
         newsnli=EQ.perturbation_param(),
         seed=config["seed"],

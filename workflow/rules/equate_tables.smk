@@ -12,6 +12,8 @@ rule equate_table6:
         md=f"{EQ_TABLES}/table6_{{variant}}_{{version}}.md",
     log:
         "logs/equate_table6/{variant}_{version}.log",
+    benchmark:
+        "logs/equate_table6/{variant}_{version}.benchmark.tsv",
     wildcard_constraints:
         variant="released|rebuilt",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
@@ -20,8 +22,7 @@ rule equate_table6:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("equate_table6"),
     params:
         predictions=EQ.table_options,
     shell:
@@ -38,14 +39,15 @@ rule equate_perturbation_table:
         md=f"{EQ_TABLES}/perturbation.md",
     log:
         "logs/equate_perturbation_table.log",
+    benchmark:
+        "logs/equate_perturbation_table.benchmark.tsv",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("equate_perturbation_table"),
     params:
         beyond=EQ.beyond_paper_option(),
     shell:
@@ -61,14 +63,15 @@ rule equate_recovery_table:
         md=f"{EQ_TABLES}/recovery.md",
     log:
         "logs/equate_recovery_table.log",
+    benchmark:
+        "logs/equate_recovery_table.benchmark.tsv",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("equate_recovery_table"),
     shell:
         "python -m reprobe equate recovery-table --csv {output.csv:q} --md {output.md:q} "
         "{input:q} 2> {log:q}"
@@ -81,14 +84,15 @@ rule equate_export:
         directory(f"{EQ_EXPORTS_DIR}/{{dataset}}"),
     log:
         "logs/equate_export/{dataset}.log",
+    benchmark:
+        "logs/equate_export/{dataset}.benchmark.tsv",
     wildcard_constraints:
         dataset="|".join(EQ_EXPORTS.sets) or "no-sets",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=20,
+        **job_resources("equate_export"),
     params:
         arguments=EQ_EXPORTS.arguments,
     shell:
@@ -102,11 +106,12 @@ rule equate_harness_tasks:
         directory(f"{EQ_EXPORTS_DIR}/lm_eval"),
     log:
         "logs/equate_harness_tasks.log",
+    benchmark:
+        "logs/equate_harness_tasks.benchmark.tsv",
     conda:
         ENVS / "equate.yaml"
     threads: 1
     resources:
-        mem_mb=512,
-        runtime=10,
+        **job_resources("equate_harness_tasks"),
     shell:
         "python -m reprobe equate harness-tasks --output {output:q} {input:q} 2> {log:q}"

@@ -36,12 +36,13 @@ rule numeracy_count:
         f"{NUM_DATA}/counts/{{part}}.json",
     log:
         "logs/numeracy_count/{part}.log",
+    benchmark:
+        "logs/numeracy_count/{part}.benchmark.tsv",
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=60,
+        **NUM.resources("numeracy_count"),
     shell:
         "python -m reprobe numeracy count --sentences {input:q} --output {output:q} 2> {log:q}"
 
@@ -56,12 +57,13 @@ rule numeracy_select:
         stats=f"{NUM_DATA}/parts/{{part}}/stats.json",
     log:
         "logs/numeracy_select/{part}.log",
+    benchmark:
+        "logs/numeracy_select/{part}.benchmark.tsv",
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=60,
+        **NUM.resources("numeracy_select"),
     params:
         index=NUM.part_index,
         folder=lambda wildcards, output: Path(output.stats).parent,
@@ -86,12 +88,13 @@ rule numeracy_corpus:
         stats=f"{NUM_DATA}/corpus/stats.json",
     log:
         "logs/numeracy_corpus.log",
+    benchmark:
+        "logs/numeracy_corpus.benchmark.tsv",
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=120,
+        **NUM.resources("numeracy_corpus"),
     params:
         folders=[f"{NUM_DATA}/parts/{part}" for part in NUM.corpus_parts],
     shell:
@@ -106,6 +109,8 @@ rule numeracy_train:
         f"{NUM_MODELS}/trained/{{model}}.txt",
     log:
         "logs/numeracy_train/{model}.log",
+    benchmark:
+        "logs/numeracy_train/{model}.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -134,6 +139,8 @@ rule numeracy_vectors:
         npy=f"{NUM_MODELS}/{{model}}.kv.vectors.npy",
     log:
         "logs/numeracy_vectors/{model}.log",
+    benchmark:
+        "logs/numeracy_vectors/{model}.benchmark.tsv",
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
@@ -155,6 +162,8 @@ rule numeracy_numerals:
         scores=f"{NUM_RESULTS}/scores/table1/{{model}}.csv",
     log:
         "logs/numeracy_numerals/{model}.log",
+    benchmark:
+        "logs/numeracy_numerals/{model}.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -174,6 +183,8 @@ rule numeracy_shared_tests:
         directory(f"{NUM_RESULTS}/tests/{{role}}-{{kind}}"),
     log:
         "logs/numeracy_shared_tests/{role}-{kind}.log",
+    benchmark:
+        "logs/numeracy_shared_tests/{role}-{kind}.benchmark.tsv",
     wildcard_constraints:
         role="retrained|off_the_shelf",
         kind="mag|num",
@@ -198,12 +209,13 @@ rule numeracy_model_tests:
         directory(f"{NUM_RESULTS}/tests/num-{{model}}"),
     log:
         "logs/numeracy_model_tests/num-{model}.log",
+    benchmark:
+        "logs/numeracy_model_tests/num-{model}.benchmark.tsv",
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=2000,
-        runtime=30,
+        **job_resources("numeracy_model_tests"),
     params:
         rules=NUM.test_rules,
     shell:
@@ -220,6 +232,8 @@ rule numeracy_probe:
         f"{NUM_RESULTS}/scores/probes/{{model}}.csv",
     log:
         "logs/numeracy_probe/{model}.log",
+    benchmark:
+        "logs/numeracy_probe/{model}.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -244,6 +258,8 @@ rule numeracy_random:
         f"{NUM_RESULTS}/scores/random/{{role}}.csv",
     log:
         "logs/numeracy_random/{role}.log",
+    benchmark:
+        "logs/numeracy_random/{role}.benchmark.tsv",
     wildcard_constraints:
         role="retrained|off_the_shelf",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -273,6 +289,8 @@ rule numeracy_knn:
         f"{NUM_RESULTS}/scores/knn.csv",
     log:
         "logs/numeracy_knn.log",
+    benchmark:
+        "logs/numeracy_knn.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -299,13 +317,15 @@ rule numeracy_extra:
         f"{NUM_RESULTS}/scores/extra/{{model}}.csv",
     log:
         "logs/numeracy_extra/{model}.log",
+    benchmark:
+        "logs/numeracy_extra/{model}.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        **NUM.resources("numeracy_probe"),
+        **NUM.resources("numeracy_extra"),
     params:
         settings=NUM.extra_probe_arguments(),
         seed=config["seed"],
@@ -322,6 +342,8 @@ rule numeracy_pmi:
         f"{NUM_RESULTS}/scores/pmi.csv",
     log:
         "logs/numeracy_pmi.log",
+    benchmark:
+        "logs/numeracy_pmi.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -346,6 +368,8 @@ rule numeracy_table:
         md="results/tables/numeracy/table{n}.md",
     log:
         "logs/numeracy_table/table{n}.log",
+    benchmark:
+        "logs/numeracy_table/table{n}.benchmark.tsv",
     wildcard_constraints:
         n="[1-9]",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
@@ -354,8 +378,7 @@ rule numeracy_table:
         ENVS / "core.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("numeracy_table"),
     params:
         rules=NUM.test_rules,
         beyond=NUM.beyond_paper_option(),
@@ -372,14 +395,15 @@ rule numeracy_export:
         directory(f"{NUM_EXPORTS_DIR}/{{number_set}}"),
     log:
         "logs/numeracy_export/{number_set}.log",
+    benchmark:
+        "logs/numeracy_export/{number_set}.benchmark.tsv",
     wildcard_constraints:
         number_set="|".join(re.escape(name) for name in NUM_EXPORTS.sets) or "no-sets",
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=20,
+        **job_resources("numeracy_export"),
     params:
         arguments=NUM_EXPORTS.arguments,
     shell:

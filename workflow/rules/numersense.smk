@@ -38,12 +38,13 @@ rule numersense_core:
         filters=f"{NS_TABLES}/filters.csv",
     log:
         "logs/numersense_core.log",
+    benchmark:
+        "logs/numersense_core.benchmark.tsv",
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=30,
+        **job_resources("numersense_core"),
     params:
         omcs=NS.input_param("omcs"),
         settings=NS.builder_arguments(),
@@ -63,12 +64,13 @@ rule numersense_all:
         card=f"{NS_DATA}/rebuilt/all.card.json",
     log:
         "logs/numersense_all.log",
+    benchmark:
+        "logs/numersense_all.benchmark.tsv",
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=4096,
-        runtime=120,
+        **job_resources("numersense_all"),
     params:
         conceptnet=NS.input_param("conceptnet"),
         settings=NS.adversarial_arguments(),
@@ -88,12 +90,13 @@ rule numersense_train:
         card=f"{NS_DATA}/rebuilt/train.card.json",
     log:
         "logs/numersense_train.log",
+    benchmark:
+        "logs/numersense_train.benchmark.tsv",
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=30,
+        **job_resources("numersense_train"),
     params:
         generics=NS.input_param("generics"),
         exclude=NS.test_probe_files(),
@@ -115,12 +118,13 @@ rule numersense_released_labels:
         md=f"{NS_TABLES}/overlap.md",
     log:
         "logs/numersense_released_labels.log",
+    benchmark:
+        "logs/numersense_released_labels.benchmark.tsv",
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=10,
+        **job_resources("numersense_released_labels"),
     params:
         released=NS.released_arguments(),
         labelled=NS.labelled_arguments,
@@ -138,14 +142,15 @@ rule numersense_tiny:
         directory(f"{NS_MODELS}/{{ns_model}}"),
     log:
         "logs/numersense_tiny/{ns_model}.log",
+    benchmark:
+        "logs/numersense_tiny/{ns_model}.benchmark.tsv",
     wildcard_constraints:
         ns_model="|".join(NS.tiny) or "no-tiny-models",
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=30,
+        **job_resources("numersense_tiny"),
     params:
         omcs=NS.input_param("omcs"),
         generics=NS.input_param("generics"),
@@ -164,6 +169,8 @@ rule numersense_finetune:
         directory(f"{NS_MODELS}/{{ns_model}}"),
     log:
         "logs/numersense_finetune/{ns_model}.log",
+    benchmark:
+        "logs/numersense_finetune/{ns_model}.benchmark.tsv",
     wildcard_constraints:
         ns_model="|".join(re.escape(m) for m in NS.finetuned) or "no-finetuned-models",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -190,6 +197,8 @@ rule numersense_probe:
         scores=NS.score_outputs(),
     log:
         "logs/numersense_probe/{ns_row}.log",
+    benchmark:
+        "logs/numersense_probe/{ns_row}.benchmark.tsv",
     wildcard_constraints:
         ns_row="|".join(re.escape(m) for m in NS.probe_rows),
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -217,14 +226,15 @@ rule numersense_score_released:
         f"{NS_RESULTS}/scores/released_predictions/{{ns_set}}/{{ns_model}}.csv",
     log:
         "logs/numersense_score_released/{ns_set}/{ns_model}.log",
+    benchmark:
+        "logs/numersense_score_released/{ns_set}/{ns_model}.benchmark.tsv",
     wildcard_constraints:
         ns_model="|".join(map(re.escape, NS.prediction_slugs())) or "no-predictions",
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("numersense_score_released"),
     params:
         row=NS.released_prediction_arguments,
     shell:
@@ -239,6 +249,8 @@ rule numersense_templates:
         f"{NS_RESULTS}/templates/{{ns_model}}.csv",
     log:
         "logs/numersense_templates/{ns_model}.log",
+    benchmark:
+        "logs/numersense_templates/{ns_model}.benchmark.tsv",
     wildcard_constraints:
         ns_model="|".join(re.escape(m) for m in NS.template_rows) or "no-template-rows",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -267,14 +279,15 @@ rule numersense_table2:
         md=f"{NS_TABLES}/table2_{{ns_variant}}.md",
     log:
         "logs/numersense_table2/{ns_variant}.log",
+    benchmark:
+        "logs/numersense_table2/{ns_variant}.benchmark.tsv",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("numersense_table2"),
     params:
         settings=NS.table2_arguments,
     shell:
@@ -291,14 +304,15 @@ rule numersense_table2_conventions:
         md=f"{NS_TABLES}/table2_conventions.md",
     log:
         "logs/numersense_table2_conventions.log",
+    benchmark:
+        "logs/numersense_table2_conventions.benchmark.tsv",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("numersense_table2_conventions"),
     params:
         beyond=NS.beyond_paper_option(),
     shell:
@@ -315,14 +329,15 @@ rule numersense_table3:
         md=f"{NS_TABLES}/table3.md",
     log:
         "logs/numersense_table3.log",
+    benchmark:
+        "logs/numersense_table3.benchmark.tsv",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("numersense_table3"),
     params:
         beyond=NS.beyond_paper_option(),
     shell:
@@ -341,14 +356,15 @@ rule numersense_figure3:
         png=f"{NS_TABLES}/figure3.png",
     log:
         "logs/numersense_figure3.log",
+    benchmark:
+        "logs/numersense_figure3.benchmark.tsv",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("numersense_figure3"),
     params:
         arguments=NS.figure_arguments(),
     shell:
@@ -364,6 +380,8 @@ rule numersense_export:
         directory(f"{NS_EXPORTS_DIR}/{{ns_export}}"),
     log:
         "logs/numersense_export/{ns_export}.log",
+    benchmark:
+        "logs/numersense_export/{ns_export}.benchmark.tsv",
     wildcard_constraints:
         ns_export="|".join(NS_EXPORTS.datasets) or "no-datasets",
     # A few small files: seconds of work, run where Snakemake runs, not queued.
@@ -372,8 +390,7 @@ rule numersense_export:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("numersense_export"),
     params:
         arguments=NS_EXPORTS.arguments,
     shell:
@@ -388,13 +405,14 @@ rule numersense_harness_tasks:
         directory(NS_HARNESS),
     log:
         "logs/numersense_harness_tasks.log",
+    benchmark:
+        "logs/numersense_harness_tasks.benchmark.tsv",
     # Small text files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "numersense.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("numersense_harness_tasks"),
     shell:
         "python -m reprobe numersense harness-tasks --output {output:q} {input:q} 2> {log:q}"

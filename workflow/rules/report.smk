@@ -27,6 +27,8 @@ rule report_page:
         summary=f"{REPORT_DIR}/{{paper}}.json",
     log:
         "logs/report_page/{paper}.log",
+    benchmark:
+        "logs/report_page/{paper}.benchmark.tsv",
     wildcard_constraints:
         paper="|".join(RP.papers) or "no-papers",
     # Under a cluster profile: a second's work, not worth a queue wait.
@@ -35,8 +37,7 @@ rule report_page:
         ENVS / "core.yaml"
     threads: 1
     resources:
-        mem_mb=1024,
-        runtime=10,
+        **job_resources("report_page"),
     params:
         arguments=RP.arguments,
     shell:

@@ -13,14 +13,15 @@ rule table_wikipedia_stats:
         md="results/tables/corpus/wikipedia_stats.md",
     log:
         "logs/table_wikipedia_stats.log",
+    benchmark:
+        "logs/table_wikipedia_stats.benchmark.tsv",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "core.yaml"
     threads: 1
     resources:
-        mem_mb=512,
-        runtime=10,
+        **job_resources("table_wikipedia_stats"),
     shell:
         "python -m reprobe table wikipedia-stats --stats {input:q} --csv {output.csv:q} "
         "--md {output.md:q} 2> {log:q}"

@@ -13,12 +13,13 @@ rule wikipedia_plan:
         f"{WIKI_DIR}/plan.json",
     log:
         "logs/wikipedia_plan.log",
+    benchmark:
+        "logs/wikipedia_plan.benchmark.tsv",
     conda:
         ENVS / "wikipedia.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=60,
+        **job_resources("wikipedia_plan"),
     params:
         index=lambda wildcards, input: (
             ["--index", str(input.index)] if input.index else []
@@ -42,6 +43,8 @@ rule wikipedia_shard:
         stats=f"{WIKI_DIR}/shards/{{shard}}/stats.json",
     log:
         "logs/wikipedia_shard/{shard}.log",
+    benchmark:
+        "logs/wikipedia_shard/{shard}.benchmark.tsv",
     wildcard_constraints:
         shard=r"\d{4}",
     conda:
@@ -71,6 +74,8 @@ rule wikipedia_gather:
         stats=f"{WIKI_DIR}/stats.json",
     log:
         "logs/wikipedia_gather.log",
+    benchmark:
+        "logs/wikipedia_gather.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:

@@ -9,6 +9,8 @@ rule wikipse_embed:
         directory(f"{WP_MODELS}/{{wp_model}}-{{wp_corpus}}-{{wp_dim}}"),
     log:
         "logs/wikipse_embed/{wp_model}-{wp_corpus}-{wp_dim}.log",
+    benchmark:
+        "logs/wikipse_embed/{wp_model}-{wp_corpus}-{wp_dim}.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -34,6 +36,8 @@ use rule wikipse_embed as wikipse_embed_authors with:
         directory(f"{WP_MODELS}/authors_corpus/{{wp_model}}-{{wp_corpus}}-{{wp_dim}}"),
     log:
         "logs/wikipse_embed_authors/{wp_model}-{wp_corpus}-{wp_dim}.log",
+    benchmark:
+        "logs/wikipse_embed_authors/{wp_model}-{wp_corpus}-{wp_dim}.benchmark.tsv",
     params:
         corpus=WP.authors_corpus_path,
         settings=WP.embedding_arguments,
@@ -50,11 +54,13 @@ rule wikipse_authors_vectors:
         ),
     log:
         "logs/wikipse_authors_vectors/{wp_model}-{wp_corpus}-{wp_dim}.log",
+    benchmark:
+        "logs/wikipse_authors_vectors/{wp_model}-{wp_corpus}-{wp_dim}.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        **WP.resources("wikipse_aggregate"),
+        **WP.resources("wikipse_authors_vectors"),
     params:
         files=WP.authors_embedding_arguments,
     shell:
@@ -70,6 +76,8 @@ use rule wikipse_authors_vectors as wikipse_extra_vectors with:
         directory(f"{WP_MODELS}/extra/{{wp_extra}}"),
     log:
         "logs/wikipse_extra_vectors/{wp_extra}.log",
+    benchmark:
+        "logs/wikipse_extra_vectors/{wp_extra}.benchmark.tsv",
     params:
         files=WP.extra_import_arguments,
 
@@ -83,6 +91,8 @@ rule wikipse_aggregate:
         wght=directory(f"{WP_MODELS}/{{wp_model}}-wght-{{wp_dim}}"),
     log:
         "logs/wikipse_aggregate/{wp_model}-{wp_dim}.log",
+    benchmark:
+        "logs/wikipse_aggregate/{wp_model}-{wp_dim}.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -108,5 +118,7 @@ use rule wikipse_aggregate as wikipse_aggregate_authors with:
         wght=directory(f"{WP_MODELS}/{{wp_origin}}/{{wp_model}}-wght-{{wp_dim}}"),
     log:
         "logs/wikipse_aggregate_authors/{wp_origin}/{wp_model}-{wp_dim}.log",
+    benchmark:
+        "logs/wikipse_aggregate_authors/{wp_origin}/{wp_model}-{wp_dim}.benchmark.tsv",
     params:
         words=WP.released_words(),

@@ -11,6 +11,8 @@ rule wikipse_probe:
         predictions=f"{WP_RESULTS}/probes/{{wp_variant}}/{{wp_model}}-{{wp_kind}}-{{wp_dim}}.npz",
     log:
         "logs/wikipse_probe/{wp_variant}/{wp_model}-{wp_kind}-{wp_dim}.log",
+    benchmark:
+        "logs/wikipse_probe/{wp_variant}/{wp_model}-{wp_kind}-{wp_dim}.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -38,6 +40,8 @@ use rule wikipse_probe as wikipse_extra_probe with:
         predictions=f"{WP_RESULTS}/probes/{{wp_variant}}/extra/{{wp_extra}}.npz",
     log:
         "logs/wikipse_extra_probe/{wp_variant}/{wp_extra}.log",
+    benchmark:
+        "logs/wikipse_extra_probe/{wp_variant}/{wp_extra}.benchmark.tsv",
     params:
         splits=WP.split_arguments,
         settings=WP.extra_probe_arguments,
@@ -53,14 +57,15 @@ rule wikipse_released_stats:
         md=f"{WP_TABLES}/stats_released.md",
     log:
         "logs/wikipse_released_stats.log",
+    benchmark:
+        "logs/wikipse_released_stats.benchmark.tsv",
     # A table from two small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=10,
+        **job_resources("wikipse_released_stats"),
     params:
         splits=WP.released_stats_arguments(),
         ambiguity=WP.ambiguity_argument(),
@@ -76,12 +81,13 @@ rule wikipse_baselines:
         f"{WP_RESULTS}/probes/{{wp_variant}}/baselines.csv",
     log:
         "logs/wikipse_baselines/{wp_variant}.log",
+    benchmark:
+        "logs/wikipse_baselines/{wp_variant}.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=4096,
-        runtime=30,
+        **job_resources("wikipse_baselines"),
     params:
         splits=WP.split_arguments,
         ambiguity=WP.ambiguity_argument(),
@@ -101,6 +107,8 @@ rule wikipse_table:
         md=f"{WP_TABLES}/{{wp_table}}_{{wp_variant}}.md",
     log:
         "logs/wikipse_table/{wp_table}_{wp_variant}.log",
+    benchmark:
+        "logs/wikipse_table/{wp_table}_{wp_variant}.benchmark.tsv",
     wildcard_constraints:
         wp_table="table2|table3|table4",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
@@ -109,8 +117,7 @@ rule wikipse_table:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=10,
+        **job_resources("wikipse_table"),
     params:
         ambiguity=WP.ambiguity_argument(),
     shell:
@@ -128,6 +135,8 @@ rule wikipse_variants_table:
         md=f"{WP_TABLES}/{{wp_table}}_variants.md",
     log:
         "logs/wikipse_variants_table/{wp_table}.log",
+    benchmark:
+        "logs/wikipse_variants_table/{wp_table}.benchmark.tsv",
     wildcard_constraints:
         wp_table="table2|table4",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
@@ -136,8 +145,7 @@ rule wikipse_variants_table:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=10,
+        **job_resources("wikipse_variants_table"),
     params:
         ambiguity=WP.ambiguity_argument(),
         scores=WP.variants_arguments,
@@ -154,6 +162,8 @@ rule wikipse_public:
         f"{WP_RESULTS}/probes/{{wp_variant}}/public.csv",
     log:
         "logs/wikipse_public/{wp_variant}.log",
+    benchmark:
+        "logs/wikipse_public/{wp_variant}.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: WP.probe_threads()

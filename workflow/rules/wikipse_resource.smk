@@ -11,6 +11,8 @@ rule wikipse_freebase:
         titles=f"{WP_DATA}/freebase/titles.parquet",
     log:
         "logs/wikipse_freebase.log",
+    benchmark:
+        "logs/wikipse_freebase.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -35,6 +37,8 @@ rule wikipse_typing:
         typing_md=f"{WP_TABLES}/typing.md",
     log:
         "logs/wikipse_typing.log",
+    benchmark:
+        "logs/wikipse_typing.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -63,6 +67,8 @@ rule wikipse_corpus_shard:
         stats=f"{WP_DATA}/shards/{{shard}}/stats.json",
     log:
         "logs/wikipse_corpus_shard/{shard}.log",
+    benchmark:
+        "logs/wikipse_corpus_shard/{shard}.benchmark.tsv",
     wildcard_constraints:
         shard=r"\d{4}",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -96,6 +102,8 @@ rule wikipse_corpus:
         stats=f"{WP_DATA}/corpus/stats.json",
     log:
         "logs/wikipse_corpus.log",
+    benchmark:
+        "logs/wikipse_corpus.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -125,6 +133,8 @@ rule wikipse_dataset:
         md=f"{WP_TABLES}/stats.md",
     log:
         "logs/wikipse_dataset.log",
+    benchmark:
+        "logs/wikipse_dataset.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -152,12 +162,13 @@ rule wikipse_released:
         md=f"{WP_TABLES}/released_vs_rebuilt.md",
     log:
         "logs/wikipse_released.log",
+    benchmark:
+        "logs/wikipse_released.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=4096,
-        runtime=30,
+        **job_resources("wikipse_released"),
     params:
         released=WP.released_arguments(),
     shell:
@@ -172,12 +183,13 @@ rule wikipse_export:
         directory(f"{WP_EXPORTS_DIR}/{{wp_dataset}}"),
     log:
         "logs/wikipse_export/{wp_dataset}.log",
+    benchmark:
+        "logs/wikipse_export/{wp_dataset}.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=20,
+        **job_resources("wikipse_export"),
     params:
         arguments=WP_EXPORTS.arguments,
     shell:

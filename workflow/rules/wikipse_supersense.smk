@@ -11,13 +11,15 @@ rule wikipse_supersense_dataset:
         card=f"{WP_DATA}/supersense/card.json",
     log:
         "logs/wikipse_supersense_dataset.log",
+    benchmark:
+        "logs/wikipse_supersense_dataset.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        **WP.resources("wikipse_dataset"),
+        **WP.resources("wikipse_supersense_dataset"),
     params:
         arguments=WP.supersense_dataset_arguments(),
         folder=lambda wildcards, output: Path(output.card).parent,
@@ -36,13 +38,15 @@ rule wikipse_supersense_probe:
         f"{WP_RESULTS}/probes/supersense/table8.csv",
     log:
         "logs/wikipse_supersense_probe.log",
+    benchmark:
+        "logs/wikipse_supersense_probe.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
         ENVS / "wikipse.yaml"
     threads: WP.probe_threads()
     resources:
-        **WP.resources("wikipse_public"),
+        **WP.resources("wikipse_supersense_probe"),
     params:
         arguments=WP.supersense_probe_arguments(),
         seed=config["seed"],
@@ -60,14 +64,15 @@ rule wikipse_table8:
         md=f"{WP_TABLES}/table8.md",
     log:
         "logs/wikipse_table8.log",
+    benchmark:
+        "logs/wikipse_table8.benchmark.tsv",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=10,
+        **job_resources("wikipse_table8"),
     shell:
         "python -m reprobe wikipse table --table table8 --variant supersense "
         "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {input.scores:q} "
@@ -84,12 +89,13 @@ rule wikipse_supersense_export:
         directory(f"{WP_EXPORTS_DIR}/supersense"),
     log:
         "logs/wikipse_supersense_export.log",
+    benchmark:
+        "logs/wikipse_supersense_export.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=20,
+        **job_resources("wikipse_supersense_export"),
     params:
         sources=WP_EXPORTS.supersense_arguments(),
     shell:

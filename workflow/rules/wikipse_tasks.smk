@@ -10,6 +10,8 @@ rule wikipse_nlp:
         f"{WP_RESULTS}/nlp.csv",
     log:
         "logs/wikipse_nlp.log",
+    benchmark:
+        "logs/wikipse_nlp.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -30,6 +32,8 @@ rule wikipse_mc:
         f"{WP_RESULTS}/mc.csv",
     log:
         "logs/wikipse_mc.log",
+    benchmark:
+        "logs/wikipse_mc.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -53,14 +57,15 @@ rule wikipse_table5:
         md=f"{WP_TABLES}/table5.md",
     log:
         "logs/wikipse_table5.log",
+    benchmark:
+        "logs/wikipse_table5.benchmark.tsv",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
     resources:
-        mem_mb=2048,
-        runtime=10,
+        **job_resources("wikipse_table5"),
     params:
         variant="rebuilt",
     shell:
@@ -78,6 +83,8 @@ rule wikipse_similarity:
         md=f"{WP_TABLES}/table6.md",
     log:
         "logs/wikipse_similarity.log",
+    benchmark:
+        "logs/wikipse_similarity.benchmark.tsv",
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -97,6 +104,8 @@ rule wikipse_analyses:
         WP.analysis_outputs(),
     log:
         "logs/wikipse_analyses.log",
+    benchmark:
+        "logs/wikipse_analyses.benchmark.tsv",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -121,6 +130,8 @@ use rule wikipse_nlp as wikipse_nlp_authors with:
         f"{WP_RESULTS}/nlp_authors_corpus.csv",
     log:
         "logs/wikipse_nlp_authors.log",
+    benchmark:
+        "logs/wikipse_nlp_authors.benchmark.tsv",
     params:
         arguments=WP.nlp_arguments("authors_corpus"),
         seed=config["seed"],
@@ -133,6 +144,8 @@ use rule wikipse_mc as wikipse_mc_authors with:
         f"{WP_RESULTS}/mc_authors_corpus.csv",
     log:
         "logs/wikipse_mc_authors.log",
+    benchmark:
+        "logs/wikipse_mc_authors.benchmark.tsv",
     params:
         arguments=WP.mc_arguments("authors_corpus"),
         seed=config["seed"],
@@ -147,6 +160,8 @@ use rule wikipse_table5 as wikipse_table5_authors with:
         md=f"{WP_TABLES}/table5_authors_corpus.md",
     log:
         "logs/wikipse_table5_authors.log",
+    benchmark:
+        "logs/wikipse_table5_authors.benchmark.tsv",
     params:
         variant="authors_corpus",
 
@@ -160,6 +175,8 @@ use rule wikipse_similarity as wikipse_similarity_authors with:
         md=f"{WP_TABLES}/table6_authors_corpus.md",
     log:
         "logs/wikipse_similarity_authors.log",
+    benchmark:
+        "logs/wikipse_similarity_authors.benchmark.tsv",
     params:
         arguments=WP.similarity_arguments("authors_corpus"),
 
@@ -171,6 +188,8 @@ use rule wikipse_analyses as wikipse_analyses_authors with:
         WP.analysis_outputs("authors_corpus"),
     log:
         "logs/wikipse_analyses_authors.log",
+    benchmark:
+        "logs/wikipse_analyses_authors.benchmark.tsv",
     params:
         arguments=WP.analysis_arguments("authors_corpus"),
         out=lambda wildcards, output: Path(output[0]).parent,

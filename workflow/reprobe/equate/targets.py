@@ -23,6 +23,7 @@ from reprobe.equate.settings import (
 )
 from reprobe.errors import ConfigError
 from reprobe.reads import Read, inside, slug
+from reprobe.resources import requested, rule_scale
 from reprobe.step_settings import settings_json
 from reprobe.tables.beyond import paper_models
 
@@ -58,9 +59,6 @@ KIND_SETTINGS: dict[str, tuple[str, ...]] = {"neural": ("batch_size",), "qreas":
                                              "qreas_authors": ("settings",)}
 # MAJ is left out of §5.1: each perturbation set has one label, so MAJ would score 100%.
 NOT_PERTURBED = ("MAJ",)
-# Score jobs of fetched checkpoints (full-size transformers) need more memory and time.
-SCORE_RESOURCES = {"fetched": {"mem_mb": 8000, "runtime": 360},
-                   "other": {"mem_mb": 2048, "runtime": 120}}
 DATA = "data/processed/equate"
 MODELS = "data/models/equate"
 RESULTS = "results/equate"
@@ -360,17 +358,19 @@ class EquateTargets:
         shards = self.score_shards(wildcards)
         return ["--from-shards", *shards] if shards else []
 
-    def _score_resource(self, model: str, name: str) -> int:
-        """One resource of a score job, by whether the row is a fetched checkpoint."""
-        return SCORE_RESOURCES["fetched" if model in self.fetched else "other"][name]
+    def _score_request(self, model: str) -> tuple[int, int]:
+        """(mem_mb, runtime) of a score job, by whether the row is a fetched checkpoint (a
+        full-size transformer) or not (reprobe/costs.json's `equate_score[…]` entries)."""
+        kind = "fetched" if model in self.fetched else "other"
+        return requested(rule_scale(f"equate_score[{kind}]"), 0)
 
     def score_mem_mb(self, wildcards: Any) -> int:
         """Memory of a score job (MB)."""
-        return self._score_resource(wildcards.model, "mem_mb")
+        return self._score_request(wildcards.model)[0]
 
     def score_runtime(self, wildcards: Any) -> int:
         """Run time of a score job (minutes)."""
-        return self._score_resource(wildcards.model, "runtime")
+        return self._score_request(wildcards.model)[1]
 
     # -- tables -----------------------------------------------------------------------------
 

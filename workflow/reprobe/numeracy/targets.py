@@ -20,7 +20,7 @@ from reprobe.numeracy.settings import (
     SelectionSettings,
     VectorProbeSettings,
 )
-from reprobe.resources import Scale, job_resources
+from reprobe.resources import job_resources
 from reprobe.step_settings import settings_json
 
 # Family key in the config → the name the paper's tables use.
@@ -32,16 +32,6 @@ RESULTS = "results/numeracy"
 RETRAINED_ROLE, OFF_THE_SHELF_ROLE = "retrained", "off_the_shelf"
 # The random-embedding rows: "random" in Table 4 (retrained), "Random" in Tables 2 and 7.
 RANDOM_ROW = {RETRAINED_ROLE: "random", OFF_THE_SHELF_ROLE: "Random"}
-# Memory (MB) and run time (minutes) per shard of the dump the corpora come from: at the paper's
-# 256 shards (a 56M-sentence corpus, 300d vectors) these come to what the jobs need there.
-SCALES = {"numeracy_train": Scale(1024, 246, 60, 11),
-          "numeracy_vectors": Scale(1024, 90, 30, 0.8),
-          "numeracy_numerals": Scale(1024, 12, 30, 0.2),
-          "numeracy_shared_tests": Scale(1024, 12, 30, 0.2),
-          "numeracy_probe": Scale(1024, 58, 30, 0.8),
-          "numeracy_random": Scale(1024, 27, 30, 0.8),
-          "numeracy_knn": Scale(1024, 121, 30, 0.8),
-          "numeracy_pmi": Scale(1024, 58, 30, 1.8)}
 
 
 def retrained_models(families: list[str]) -> dict[str, tuple[str, str]]:
@@ -244,5 +234,6 @@ class NumeracyTargets:
         return ["--beyond-paper", *self.extra] if self.extra else []
 
     def resources(self, rule: str) -> dict[str, Any]:
-        """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the dump's shards."""
-        return job_resources(SCALES[rule], self.shards)
+        """mem_mb (by attempt) and runtime of a rule's jobs from its measured costs
+        (reprobe/costs.json); the unit is one shard of the dump the corpora come from."""
+        return job_resources(rule, self.shards)

@@ -31,7 +31,7 @@ from reprobe.numersense.layout import (  # noqa: F401 (re-exported for the rules
 from reprobe.numersense.probe_targets import ProbeRow, ProbeTargets, probe_rows  # noqa: F401
 from reprobe.numersense.settings import AdversarialSettings, BuilderSettings, TinySettings
 from reprobe.reads import Read, inside, slug
-from reprobe.resources import Scale, job_resources
+from reprobe.resources import job_resources
 from reprobe.step_settings import setting_names, settings_json
 from reprobe.tables.beyond import paper_models
 
@@ -134,13 +134,6 @@ def evaluation_sets(released: Mapping[str, Any],
     builder re-creates, or on `numersense.gold`)."""
     return {"rebuilt": list(TEST_SETS) if rebuilds(inputs) else [],
             "released": [name for name in RELEASED_SETS if name in released]}
-
-
-# Memory (MB) and run time (minutes) per unit of model size: 0 for the tiny models built here
-# (a local folder), 1 for a base-size hub model, 3 for a large one (BERT/RoBERTa-large).
-SCALES = {"numersense_finetune": Scale(2048, 4700, 60, 220),
-          "numersense_probe": Scale(2048, 2000, 30, 70),
-          "numersense_templates": Scale(2048, 2000, 30, 10)}
 
 
 def model_units(models: Mapping[str, Mapping[str, Any]]) -> int:
@@ -356,4 +349,4 @@ class NumerSenseTargets(ProbeTargets):
 
     def resources(self, rule: str) -> dict[str, Any]:
         """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the largest model."""
-        return job_resources(SCALES[rule], model_units(self.ns["models"]))
+        return job_resources(rule, model_units(self.ns["models"]))

@@ -19,6 +19,7 @@ log = logging.getLogger("reprobe.report")
 def cmd_page(args: argparse.Namespace) -> None:
     """Write a paper's page: its tables beside the paper's numbers, figures, cards, sources,
     config; and a JSON summary of what is within tolerance."""
+    from reprobe.report.costs import read_costs
     from reprobe.report.page import write_paper_page
     from reprobe.report.provenance import find_cards, with_lock
     from reprobe.sources.lock import read_lock
@@ -30,7 +31,9 @@ def cmd_page(args: argparse.Namespace) -> None:
         find_cards(Path(args.cards_under)),
         with_lock(json_object(args.sources_json, "--sources-json"),
                   read_lock(Path(args.lock)) if args.lock else {}),
-        json_object(args.config_json, "--config-json"), args.tolerance)
+        json_object(args.config_json, "--config-json"), args.tolerance,
+        read_costs(Path(args.benchmarks_under), Path(args.output).stem)
+        if args.benchmarks_under else None)
     counts = summary["counts"]
     log.info("%s: %d tables, %d of %d numbers within %s of the paper", args.output,
              len(summary["tables"]), counts["within"], counts["compared"],
@@ -48,6 +51,9 @@ def register(commands: argparse._SubParsersAction,
               cards_under="folder whose card.json and *.card.json files are shown",
               output="the page (.html)", summary="the tally of each table (.json)")
     page.add_argument("--title", required=True, help="the paper's name, the page's heading")
+    page.add_argument("--benchmarks-under", metavar="FOLDER",
+                      help="the jobs' benchmark files (logs/): the page's cost section, by rule "
+                      "of the paper the page's file name names")
     page.add_argument("--tolerance", type=float, required=True,
                       help="mark a number when |ours − paper| > tolerance × |paper|")
     page.add_argument("--config-json", required=True, help="the config sections to show")

@@ -20,6 +20,8 @@ import pandas as pd
 
 from reprobe.io import atomic_write_text
 from reprobe.report.cells import percent
+from reprobe.report.costs import RuleCost, costs_html
+from reprobe.report.costs import summary as cost_rows
 from reprobe.report.markdown import read_table_text
 from reprobe.report.provenance import cards_html, config_html, sources_html
 from reprobe.report.style import STYLE, legend_html, tally_text
@@ -148,7 +150,8 @@ def distinct_titles(tables: Sequence[TableFiles], titles: Sequence[str]) -> list
 
 def paper_page(title: str, tables: Sequence[TableFiles], cards: Sequence[Path],
                sources: Mapping[str, Mapping[str, Any]], config: Mapping[str, Any],
-               tolerance: float) -> tuple[str, dict[str, Any]]:
+               tolerance: float, costs: Mapping[str, RuleCost] | None = None
+               ) -> tuple[str, dict[str, Any]]:
     """The page's HTML and its JSON summary."""
     titles = distinct_titles(tables, [table_title(files) for files in tables])
     rendered = [render_table(files, tolerance, title)
@@ -161,7 +164,8 @@ def paper_page(title: str, tables: Sequence[TableFiles], cards: Sequence[Path],
             f"{contents_html(rendered)}{''.join(t.html for t in rendered)}"
             f'<section id="cards"><h2>Dataset cards</h2>{cards_html(cards)}</section>'
             f'<section id="sources"><h2>Sources</h2>{sources_html(sources)}</section>'
-            f'<section id="config"><h2>Config</h2>{config_html(config)}</section>')
+            f'<section id="config"><h2>Config</h2>{config_html(config)}</section>'
+            f"{costs_html(costs) if costs is not None else ''}")
     page = ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
             f"<body>{body}</body></html>\n")
@@ -169,15 +173,18 @@ def paper_page(title: str, tables: Sequence[TableFiles], cards: Sequence[Path],
                "counts": total.as_dict(),
                "tables": [{"title": t.title, "files": t.files, "counts": t.counts.as_dict()}
                           for t in rendered]}
+    if costs is not None:
+        summary["costs"] = cost_rows(costs)
     return page, summary
 
 
 def write_paper_page(output: Path, summary_path: Path, title: str, table_paths: Sequence[Path],
                      cards: Sequence[Path], sources: Mapping[str, Mapping[str, Any]],
-                     config: Mapping[str, Any], tolerance: float) -> dict[str, Any]:
+                     config: Mapping[str, Any], tolerance: float,
+                     costs: Mapping[str, RuleCost] | None = None) -> dict[str, Any]:
     """Write a paper's page and its JSON summary, atomically; returns the summary."""
     page, summary = paper_page(title, group_table_files(table_paths), cards, sources, config,
-                               tolerance)
+                               tolerance, costs)
     atomic_write_text(output, page)
     atomic_write_text(summary_path, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     return summary

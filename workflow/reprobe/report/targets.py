@@ -116,6 +116,8 @@ class ReportTargets:
         return ["--title", self.title(paper),
                 "--tolerance", str(self.config["report"]["tolerance"]),
                 "--cards-under", f"{DATA}/{paper}",
+                # Not inputs: the page shows the cost of whatever of its jobs has run.
+                "--benchmarks-under", "logs",
                 "--config-json", json.dumps(self.page_config(paper), ensure_ascii=False),
                 "--sources-json", json.dumps(self.page_sources(paper), ensure_ascii=False)]
 

@@ -21,15 +21,6 @@ log = logging.getLogger("reprobe.wikipse")
 SELECTION = "wikipse.selection"
 
 
-def _link_targets(links: Path) -> dict[str, int]:
-    """Distinct resolved link targets with their link counts, from the gathered links."""
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    counts = pc.value_counts(pq.read_table(links, columns=["target"])["target"])
-    return {str(item["values"]): int(item["counts"]) for item in counts.to_pylist()}
-
-
 def cmd_freebase(args: argparse.Namespace) -> None:
     """Stream the Freebase dump once: keep the types types.map knows and the English titles."""
     from reprobe.wikipse.resource.classes import read_types_map
@@ -54,9 +45,10 @@ def cmd_typing(args: argparse.Namespace) -> None:
     )
     from reprobe.wikipse.resource.freebase import title_types
     from reprobe.wikipse.resource.typing import (
+        link_target_counts,
         read_title_table,
         to_figer,
-        type_titles,
+        type_link_targets,
         write_typed_targets,
     )
     from reprobe.wikipse.tables import write_fold_table, write_typing_table
@@ -64,15 +56,14 @@ def cmd_typing(args: argparse.Namespace) -> None:
     types_map = read_types_map(Path(args.figer_map))
     figer = figer_types_of(types_map)
     rules = fold_rules(json.loads(args.fold))
-    targets = _link_targets(Path(args.links))
+    # An Arrow table: ~15M distinct targets at paper scale, too many as Python strings.
+    targets = link_target_counts(Path(args.links))
     if args.title_table:
         table = read_title_table(Path(args.title_table), figer_types=figer)
     else:
         table = to_figer(title_types(Path(args.freebase_types), Path(args.freebase_titles),
-                                     only=set(targets)), types_map)
-    typed, counts = type_titles(targets, table, figer, rules)
-    counts["links"] = sum(targets.values())
-    counts["links_typed"] = sum(n for title, n in targets.items() if title in typed)
+                                     only=targets["target"]), types_map)
+    typed, counts = type_link_targets(targets, table, figer, rules)
     if args.released_classes:
         produced = {c for classes in typed.values() for c in classes}
         check = compare_classes(produced, Path(args.released_classes))
@@ -168,9 +159,11 @@ def cmd_embed(args: argparse.Namespace) -> None:
 
     settings = read_settings(args.settings, EmbeddingSettings, "wikipse.embeddings")
     wang2vec = settings.wang2vec_for(args.model)
+    # SSKIP's corpus ids go beside the output (a disk the job writes to), not into memory.
     vectors = train_embedding(args.model, member_file(Path(args.corpus)),
                               settings.trainer(int(args.dim), args.seed),
-                              Path(wang2vec) if wang2vec else None)
+                              Path(wang2vec) if wang2vec else None,
+                              scratch=Path(args.output).parent)
     save_vectors(vectors, Path(args.output))
     log.info("%s on %s: %d vectors of %d dimensions", args.model, args.corpus, len(vectors),
              vectors.vector_size)

@@ -15,7 +15,7 @@ from typing import Any
 
 from reprobe.errors import ConfigError
 from reprobe.reads import Read, inside
-from reprobe.resources import Scale, job_resources
+from reprobe.resources import job_resources
 from reprobe.step_settings import settings_json
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.extra import ExtraTargets
@@ -28,23 +28,8 @@ CORPORA = ("word", "sclass")
 # Table 3 compares the analysed model at one size, which the authors' bundle need not have.
 PUBLIC_VARIANTS = ("rebuilt", "released", "authors_corpus")
 SHARD_FILES = ("word.txt", "sclass.txt", "mentions.parquet", "tokens.parquet", "stats.json")
-# Memory (MB) and run time (minutes) per unit of configured data: a unit is one shard of the
-# dump, times the largest dimension / 100 for the rules that hold embeddings. At the paper's 256
-# shards and 400d these come to what the jobs need on the full English Wikipedia.
-SCALES = {"wikipse_freebase": Scale(1024, 27, 60, 5.4),
-          "wikipse_typing": Scale(1024, 58, 30, 0.9),
-          "wikipse_corpus_shard": Scale(1024, 12, 30, 0.9),
-          "wikipse_corpus": Scale(1024, 58, 30, 1.8),
-          "wikipse_dataset": Scale(1024, 27, 30, 0.9),
-          "wikipse_embed": Scale(1024, 40, 60, 2.8),
-          "wikipse_aggregate": Scale(1024, 7, 30, 0.2),
-          "wikipse_probe": Scale(1024, 15, 30, 0.2),
-          "wikipse_public": Scale(1024, 121, 30, 0.9),
-          "wikipse_nlp": Scale(1024, 58, 30, 0.9),
-          "wikipse_mc": Scale(1024, 58, 60, 2.6),
-          "wikipse_similarity": Scale(1024, 27, 30, 0.2),
-          "wikipse_analyses": Scale(1024, 58, 30, 0.2)}
-EMBEDDING_RULES = ("wikipse_embed", "wikipse_aggregate", "wikipse_probe")
+# Rules whose measured costs (reprobe/costs.json) are per shard times the largest dimension / 100.
+EMBEDDING_RULES = ("wikipse_embed", "wikipse_aggregate", "wikipse_authors_vectors", "wikipse_probe")
 
 
 def check_typing(typing: Mapping[str, Any]) -> None:
@@ -277,4 +262,4 @@ class WikiPseTargets(ProbeTargets, TaskTargets, ExtraTargets):
         units = len(self.shards)
         if rule in EMBEDDING_RULES:
             units *= max(self.wp["embeddings"]["dims"]) / 100
-        return job_resources(SCALES[rule], units)
+        return job_resources(rule, units)

@@ -13,9 +13,13 @@ rule STAGE_NAME_counts:
         md=f"{STAGE_NAME_TABLES}/counts.md",
     log:
         "logs/STAGE_NAME_counts.log",
+    benchmark:
+        "logs/STAGE_NAME_counts.benchmark.tsv",
     conda:
         ENVS / "core.yaml"
     threads: 1
+    # Until measured: then `**job_resources("STAGE_NAME_counts")` with its entry in
+    # reprobe/costs.json (benchmarks/default_run.py --json, then benchmarks/rule_costs.py).
     resources:
         mem_mb=512,
         runtime=10,

@@ -19,7 +19,8 @@ from gensim.models import KeyedVectors, Word2Vec
 from reprobe.embeddings.train import check_corpus
 from reprobe.errors import InputFormatError
 from reprobe.wikipse.embedding.embedding_settings import SSkipConfig
-from reprobe.wikipse.embedding.sskip import train_sskip, train_wang2vec
+from reprobe.wikipse.embedding.sskip import train_sskip
+from reprobe.wikipse.embedding.wang2vec import train_wang2vec
 
 log = logging.getLogger("reprobe.wikipse")
 MODELS = ("skip", "sskip")
@@ -46,12 +47,16 @@ def train_skip(corpus: Path, config: SSkipConfig) -> KeyedVectors:
 
 
 def train_embedding(model: str, corpus: Path, config: SSkipConfig,
-                    wang2vec: Path | None = None, work: Path | None = None) -> KeyedVectors:
+                    wang2vec: Path | None = None, work: Path | None = None,
+                    scratch: Path | None = None) -> KeyedVectors:
     """The vectors of one model (skip, sskip) on one corpus: with the wang2vec binary when one
-    is given, else gensim (SKIP) or reprobe's own (SSKIP)."""
+    is given (its output in `work`), else gensim (SKIP) or reprobe's own (SSKIP, its corpus ids
+    spilled under `scratch`)."""
     if model not in MODELS:
         raise ValueError(f"unknown embedding model {model!r}; use one of {MODELS}")
     if wang2vec is not None:
         out = (work or Path(corpus).parent) / f"{Path(corpus).stem}.{model}.wang2vec.txt"
         return train_wang2vec(wang2vec, corpus, out, config, model)
-    return train_skip(corpus, config) if model == "skip" else train_sskip(corpus, config)
+    if model == "skip":
+        return train_skip(corpus, config)
+    return train_sskip(corpus, config, scratch)

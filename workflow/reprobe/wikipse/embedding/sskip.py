@@ -29,7 +29,8 @@ from (seed, epoch, chunk), so one worker gives bit-for-bit the same vectors run 
 more, the streams are the same but the order of updates between threads is not.
 
 Memory: C is 2 * window times W_in, so window 5 needs 11 x V x d x 4 bytes (1 M words at d=400:
-17.6 GB), and the corpus 4 bytes a token.
+17.6 GB), and the corpus 4 bytes a token, in a file memory-mapped (the page cache's, not the
+process's) and 8 bytes a sentence for the offsets.
 """
 
 from __future__ import annotations
@@ -37,14 +38,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import shlex
-import subprocess
+import tempfile
 import time
 from array import array
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numba
 import numpy as np
@@ -56,13 +56,14 @@ from numba.extending import intrinsic
 from tqdm import tqdm
 
 from reprobe.embeddings.train import check_finite
-from reprobe.errors import InputFormatError, ReprobeError
+from reprobe.errors import InputFormatError
 from reprobe.wikipse.embedding.embedding_settings import SSkipConfig
 
 log = logging.getLogger("reprobe.wikipse")
 
 MAX_SENTENCE = 10_000  # longer lines are split, as gensim's corpus readers do
 CHUNK_WORDS = 100_000  # words per chunk: one RNG stream, one thread at a time
+SPILL_IDS = 1 << 22  # ids buffered before they are written to the ids file (16 MB)
 MIN_LR = 1e-4  # the learning rate never falls below alpha * MIN_LR (word2vec's floor)
 TABLE_PER_WORD, TABLE_MIN, TABLE_MAX = 100, 1_000_000, 100_000_000  # noise table slots
 # Reassociation lets LLVM vectorise the dot products; no nnan/ninf: exp(-f) may overflow to inf.
@@ -96,20 +97,43 @@ def build_vocabulary(corpus: Path, min_count: int) -> tuple[list[str], np.ndarra
     return _vocabulary(_token_counts(corpus), min_count)
 
 
-def read_corpus_ids(corpus: Path, index: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+def read_corpus_ids(corpus: Path, index: dict[str, int],
+                    ids_file: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Token ids (int32, tokens outside `index` dropped) and sentence offsets (int64).
 
     Sentence s is ids[starts[s]:starts[s + 1]] (the last offset is the number of ids). Lines
-    left empty are skipped; lines over MAX_SENTENCE ids are split."""
+    left empty are skipped; lines over MAX_SENTENCE ids are split. With `ids_file`, the ids are
+    written there as they are read and come back memory-mapped, read-only: the corpus is 4 bytes
+    a token (~21 GB at paper scale), which the page cache then holds instead of the process."""
     ids, starts = array("i"), array("q", [0])
+    written = 0
     lookup = index.get
-    with Path(corpus).open(encoding="utf-8") as handle:
+    with Path(corpus).open(encoding="utf-8") as handle, \
+            (open(ids_file, "wb") if ids_file is not None else contextlib.nullcontext()) as sink:
         for line in handle:
             sentence = [i for i in map(lookup, line.split()) if i is not None]
             for begin in range(0, len(sentence), MAX_SENTENCE):
                 ids.extend(sentence[begin:begin + MAX_SENTENCE])
-                starts.append(len(ids))
-    return np.array(ids, dtype=np.int32), np.array(starts, dtype=np.int64)
+                starts.append(written + len(ids))
+            if sink is not None and len(ids) >= SPILL_IDS:
+                written += _spill(ids, sink)
+        if sink is not None:
+            written += _spill(ids, sink)
+    # frombuffer shares the arrays' memory: no second copy of the offsets (or of the ids).
+    offsets = np.frombuffer(starts, dtype=np.int64)
+    if ids_file is None:
+        return np.frombuffer(ids, dtype=np.int32), offsets
+    if written == 0:
+        return np.empty(0, dtype=np.int32), offsets
+    return np.asarray(np.memmap(ids_file, dtype=np.int32, mode="r", shape=(written,))), offsets
+
+
+def _spill(ids: array, sink: BinaryIO) -> int:
+    """Write the buffered ids to the file and empty the buffer; how many were written."""
+    count = len(ids)
+    ids.tofile(sink)
+    del ids[:]
+    return count
 
 
 def noise_table(counts: np.ndarray) -> np.ndarray:
@@ -349,8 +373,11 @@ def train_arrays(ids: np.ndarray, starts: np.ndarray, counts: np.ndarray,
     return w_in
 
 
-def train_sskip(corpus: Path, config: SSkipConfig) -> KeyedVectors:
-    """Train SSKIP on a corpus file (one sentence a line); the vectors W_in by vocabulary order."""
+def train_sskip(corpus: Path, config: SSkipConfig, scratch: Path | None = None) -> KeyedVectors:
+    """Train SSKIP on a corpus file (one sentence a line); the vectors W_in by vocabulary order.
+
+    The corpus's ids are spilled to a file in a temporary folder under `scratch` (default: the
+    system's temporary folder), removed after training, and memory-mapped from there."""
     every = _token_counts(corpus)  # FileNotFoundError names a missing corpus
     if not every:
         raise InputFormatError(corpus, "file", "empty corpus: no tokens")
@@ -358,46 +385,17 @@ def train_sskip(corpus: Path, config: SSkipConfig) -> KeyedVectors:
     if not tokens:
         raise InputFormatError(corpus, "file", f"no token occurs at least "
                                f"min_count={config.min_count} times: nothing to train")
-    ids, starts = read_corpus_ids(corpus, {token: i for i, token in enumerate(tokens)})
+    del every
+    if scratch is not None:
+        Path(scratch).mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".sskip-ids-", dir=scratch) as folder:
+        ids, starts = read_corpus_ids(corpus, {token: i for i, token in enumerate(tokens)},
+                                      Path(folder) / "ids.int32")
+        trained = train_arrays(ids, starts, counts, config)
+        del ids  # the memory map, closed before its folder goes
     vectors = KeyedVectors(config.dim, dtype=np.float32)
-    vectors.add_vectors(tokens, train_arrays(ids, starts, counts, config))
+    vectors.add_vectors(tokens, trained)
     for token, count in zip(tokens, counts.tolist(), strict=True):
         vectors.set_vecattr(token, "count", count)
     check_finite(vectors, corpus)
-    return vectors
-
-
-# --- wang2vec ---------------------------------------------------------------------------------
-
-
-# wang2vec's -type of each model: 1 skip-gram, 3 structured skip-gram (Ling et al. 2015).
-WANG2VEC_TYPES = {"skip": 1, "sskip": 3}
-
-
-def wang2vec_command(binary: Path, corpus: Path, out: Path, config: SSkipConfig,
-                     model: str) -> list[str]:
-    """The wang2vec command line of a model (SSKIP -type 3, SKIP -type 1), text output."""
-    flags = {"-train": corpus, "-output": out, "-type": WANG2VEC_TYPES[model],
-             "-size": config.dim,
-             "-window": config.window, "-negative": config.negative, "-hs": 0, "-nce": 0,
-             "-sample": config.sample, "-alpha": config.alpha, "-threads": config.workers,
-             "-iter": config.epochs, "-min-count": config.min_count, "-binary": 0}
-    return [str(binary), *(str(part) for flag, value in flags.items() for part in (flag, value))]
-
-
-def train_wang2vec(binary: Path, corpus: Path, out: Path, config: SSkipConfig,
-                   model: str) -> KeyedVectors:
-    """Run a wang2vec binary (SSKIP or SKIP) and read its word2vec text output.
-
-    Its vocabulary starts with the newline token `</s>`, and its file has no counts (gensim makes
-    up descending ones); it takes no seed."""
-    command = wang2vec_command(binary, corpus, out, config, model)
-    log.info("%s with wang2vec: %s", model.upper(), shlex.join(command))
-    done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          errors="replace")
-    if done.returncode != 0:
-        tail = (done.stdout + done.stderr)[-2000:]
-        raise ReprobeError(f"{shlex.join(command)} failed with {done.returncode}:\n{tail}")
-    vectors = KeyedVectors.load_word2vec_format(str(out), binary=False)
-    check_finite(vectors, out)
     return vectors

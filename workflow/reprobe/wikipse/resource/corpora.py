@@ -12,6 +12,11 @@ order given (the released classes by descending frequency): the paper does not s
 
 Per shard: the two corpora (one sentence a line), the annotated mentions counted by
 (word, S-class), and the word corpus's token counts (for the vocabulary and min frequency).
+
+Memory. A shard job holds its own links and only the redirects and typed targets of its own
+link targets: the gathered redirects table (~10M rows at paper scale) and the typed targets are
+read filtered, never whole. The gather sums the shards' count tables with Arrow
+(`SummedCounts`), so it holds the distinct keys as Arrow buffers, not a Python Counter.
 """
 
 from __future__ import annotations
@@ -23,9 +28,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from reprobe.io import atomic_path, atomic_write_text
+from reprobe.wikipedia.arrow_counts import BATCH_ROWS, SummedCounts, parquet_with_columns
 from reprobe.wikipse.resource.typing import read_typed_targets
 
 MENTION_COUNTS_SCHEMA = pa.schema([("word", pa.string()), ("sclass", pa.string()),
@@ -62,20 +69,30 @@ def sclass_token(word: str, sclass: str) -> str:
     return f"{word}{sclass}"
 
 
-def read_redirects(path: Path) -> dict[str, str]:
-    """Title → final target, from the gathered redirects table."""
-    table = pq.read_table(path, columns=["title", "target"])
-    return dict(zip(table["title"].to_pylist(), table["target"].to_pylist(), strict=True))
+LINK_COLUMNS = ["page_id", "sentence_index", "token_start", "token_end", "surface", "target"]
 
 
-def shard_links(path: Path, redirects: Mapping[str, str]) -> dict[tuple[int, int], list[Link]]:
-    """The shard's links by (page, sentence), targets resolved through redirects, in order."""
-    table = pq.read_table(path, columns=["page_id", "sentence_index", "token_start",
-                                         "token_end", "surface", "target"])
+def read_redirects(path: Path, titles: pa.Array) -> dict[str, str]:
+    """Title → final target for the given titles only, streaming the gathered redirects table
+    (a title listed twice keeps its last row)."""
+    found: dict[str, str] = {}
+    for batch in parquet_with_columns(path, ["title", "target"]).iter_batches(
+            batch_size=BATCH_ROWS, columns=["title", "target"]):
+        wanted = batch.filter(pc.is_in(batch.column(0), value_set=titles))
+        found.update(zip(wanted.column(0).to_pylist(), wanted.column(1).to_pylist(),
+                         strict=True))
+    return found
+
+
+def shard_links(path: Path, redirects: Path) -> dict[tuple[int, int], list[Link]]:
+    """The shard's links by (page, sentence), targets resolved through the gathered redirects
+    (only those of the shard's own targets are read), in order."""
+    table = parquet_with_columns(path, LINK_COLUMNS).read(columns=LINK_COLUMNS)
+    resolved = read_redirects(redirects, pc.unique(table["target"]))
     links: dict[tuple[int, int], list[Link]] = defaultdict(list)
     for page, sentence, start, end, surface, target in zip(
-            *(table[name].to_pylist() for name in table.column_names), strict=True):
-        links[(page, sentence)].append(Link(start, end, surface, redirects.get(target, target)))
+            *(table[name].to_pylist() for name in LINK_COLUMNS), strict=True):
+        links[(page, sentence)].append(Link(start, end, surface, resolved.get(target, target)))
     for found in links.values():
         found.sort()
     return links
@@ -117,8 +134,9 @@ def build_shard_corpora(
     class_order: Sequence[str], out: ShardCorpora,
 ) -> dict[str, int]:
     """Write one shard's two corpora, mention counts and token counts; return its counts."""
-    by_sentence = shard_links(links, read_redirects(redirects))
-    typed = read_typed_targets(typed_targets)
+    by_sentence = shard_links(links, redirects)
+    targets = {link.target for found in by_sentence.values() for link in found}
+    typed = read_typed_targets(typed_targets, only=pa.array(list(targets), pa.string()))
     rank = {c: i for i, c in enumerate(class_order)}
     mentions: Counter[tuple[str, str]] = Counter()
     tokens: Counter[str] = Counter()
@@ -182,10 +200,11 @@ def gather_corpora(shards: Sequence[Path], folder: Path) -> dict[str, int]:
     folder = Path(folder)
     lines = {corpus: concatenate([Path(s) / f"{corpus}.txt" for s in shards],
                                  folder / f"{corpus}.txt") for corpus in ("word", "sclass")}
-    write_counts(sum_counts([Path(s) / "mentions.parquet" for s in shards],
-                            ["word", "sclass"], "freq"), folder / "mentions.parquet")
-    write_token_counts(sum_counts([Path(s) / "tokens.parquet" for s in shards], ["token"],
-                                  "count"), folder / "tokens.parquet")
+    write_summed(sum_counts([Path(s) / "mentions.parquet" for s in shards],
+                            ["word", "sclass"], "freq"), MENTION_COUNTS_SCHEMA,
+                 folder / "mentions.parquet")
+    write_summed(sum_counts([Path(s) / "tokens.parquet" for s in shards], ["token"], "count"),
+                 TOKEN_COUNTS_SCHEMA, folder / "tokens.parquet")
     stats: Counter[str] = Counter()
     for shard in shards:
         stats.update(json.loads((Path(shard) / "stats.json").read_text(encoding="utf-8")))
@@ -206,12 +225,22 @@ def read_counts(folder: Path) -> tuple[dict[tuple[str, str], int], dict[str, int
             dict(zip(tokens["token"].to_pylist(), tokens["count"].to_pylist(), strict=True)))
 
 
-def sum_counts(parts: Iterable[Path], keys: Sequence[str], value: str) -> Counter:
-    """The shards' count tables summed by their key columns."""
-    total: Counter = Counter()
+def sum_counts(parts: Iterable[Path], keys: Sequence[str], value: str) -> pa.Table:
+    """The shards' count tables summed by their key columns, with Arrow (key columns, then
+    value; keys unsorted)."""
+    summed = SummedCounts(keys, value)
     for part in parts:
-        table = pq.read_table(part)
-        columns = [table[k].to_pylist() for k in keys]
-        for *key, count in zip(*columns, table[value].to_pylist(), strict=True):
-            total[tuple(key) if len(key) > 1 else key[0]] += count
-    return total
+        columns = [*keys, value]
+        summed.add(parquet_with_columns(part, columns).read(columns=columns))
+    return summed.result()
+
+
+def write_summed(table: pa.Table, schema: pa.Schema, path: Path) -> None:
+    """A summed count table as Parquet, sorted by its keys (the schema's columns but the last):
+    the bytes `write_counts` and `write_token_counts` write for the same counts."""
+    keys = schema.names[:-1]
+    # Arrow compares strings as UTF-8 bytes, which orders them by code point as Python does.
+    ordered = table.sort_by([(key, "ascending") for key in keys])
+    out = pa.Table.from_arrays([ordered[name] for name in schema.names], schema=schema)
+    with atomic_path(path) as tmp:
+        pq.write_table(out.combine_chunks(), tmp, compression="zstd")

@@ -221,14 +221,22 @@ def stream_freebase(dump: Path, freebase_types: Collection[str], types_out: Path
     return counts
 
 
+def _title_set(only: Collection[str] | pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The titles to keep as an Arrow array (the link targets come as one, ~15M at paper scale)."""
+    if isinstance(only, pa.ChunkedArray):
+        return only.combine_chunks()
+    return only if isinstance(only, pa.Array) else pa.array(sorted(only), pa.string())
+
+
 def title_types(types_parquet: Path, titles_parquet: Path, *,
-                only: Collection[str] | None = None) -> dict[str, list[str]]:
+                only: Collection[str] | pa.Array | pa.ChunkedArray | None = None
+                ) -> dict[str, list[str]]:
     """English title -> its Freebase types (distinct, sorted), joined on the MID; `only`
-    restricts to some titles (the link targets) so the result stays small."""
+    (Python strings or an Arrow string array) restricts to some titles (the link targets) so
+    the result stays small."""
     titles = pq.read_table(titles_parquet, schema=TITLES_SCHEMA)
     if only is not None:
-        titles = titles.filter(pc.is_in(titles["title"], value_set=pa.array(sorted(only),
-                                                                            pa.string())))
+        titles = titles.filter(pc.is_in(titles["title"], value_set=_title_set(only)))
     # Only the type rows of wanted topics are read, so memory follows the titles asked for.
     mids = pc.unique(titles["mid"])
     types = ds.dataset(types_parquet, format="parquet", schema=TYPES_SCHEMA).to_table(

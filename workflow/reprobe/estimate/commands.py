@@ -1,0 +1,72 @@
+"""`reprobe estimate`: CPU-hours, wall-clock, memory and downloads of a run, before it starts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CONFIG = "config/config.yaml"
+
+
+def sources_of(configfiles: list[Path]) -> dict[str, dict[str, Any]]:
+    """The sources the config files name (later files replacing earlier keys, as Snakemake
+    merges them), expanded as the workflow expands them."""
+    from reprobe.config import expand_sources, load_yaml
+    from reprobe.estimate.plan import REPO
+
+    merged: dict[str, Any] = {}
+    for path in configfiles or [REPO / DEFAULT_CONFIG]:
+        merged.update(load_yaml(path))
+    return expand_sources({"sources": {}, **merged})
+
+
+def cmd_estimate(args: argparse.Namespace) -> None:
+    """Estimate a whole run on one machine: per stage and in all, CPU-hours, wall-clock (the
+    critical path through the DAG, honouring each job's threads and memory), the largest job's
+    memory and the downloads; warn about jobs that cannot run there."""
+    from reprobe.estimate.plan import dependencies, planned_jobs, time_downloads
+    from reprobe.estimate.schedule import Machine, simulate
+    from reprobe.estimate.summary import disk_bytes, download_bytes, report_lines, stage_costs
+
+    configfiles = [Path(path).resolve() for path in args.configfile]
+    machine = Machine(args.cores, args.mem_gb * 1024, args.gpus)
+    jobs = planned_jobs(configfiles, args.cores, args.targets)
+    sources = sources_of(configfiles)
+    time_downloads(jobs, sources, args.download_mb_s * 1e6)
+    needs = dependencies(jobs)
+    simulation = simulate(jobs, needs, machine)
+    stages = stage_costs(jobs, needs, simulation, machine)
+    downloads = download_bytes(jobs, sources)
+    disk = disk_bytes(jobs, downloads[0])
+    print("\n".join(report_lines(stages, simulation, machine, downloads, disk)))
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "machine": vars(machine), "wall_h": simulation.makespan_h(),
+            "stages": {name: {**vars(stage), "rules": sorted(stage.rules),
+                              "not_measured": sorted(stage.not_measured)}
+                       for name, stage in stages.items()},
+            "download_bytes": downloads[0], "download_unknown": downloads[1],
+            "disk_bytes": disk[0], "disk_unmeasured": disk[1],
+            "cannot_run": [job.rule for job in simulation.too_big]}, indent=1) + "\n",
+            encoding="utf-8")
+
+
+def register(commands: argparse._SubParsersAction, add: Any) -> None:
+    """Add the `estimate` command to the CLI."""
+    estimate = add("estimate", cmd_estimate, commands)
+    estimate.epilog = ("example: reprobe estimate --configfile config/paper.yaml --cores 32 "
+                       "--mem-gb 128")
+    estimate.add_argument("--configfile", nargs="+", default=[], metavar="FILE",
+                          help="the run's config files, as given to snakemake (default: the "
+                          "embedded default)")
+    estimate.add_argument("--cores", type=int, required=True, help="the machine's cores")
+    estimate.add_argument("--mem-gb", type=float, required=True, help="the machine's memory")
+    estimate.add_argument("--gpus", type=int, default=0,
+                          help="the machine's GPUs (jobs that ask for one cannot run without)")
+    estimate.add_argument("--download-mb-s", type=float, default=20.0,
+                          help="download rate, MB/s, for sources of known size (default 20)")
+    estimate.add_argument("--targets", nargs="+", default=["all"],
+                          help="what to build (default: all)")
+    estimate.add_argument("--json", help="also write the figures here")
