@@ -13,6 +13,7 @@ import bz2
 import functools
 import hashlib
 import http.server
+import json
 import re
 import shutil
 import subprocess
@@ -126,6 +127,15 @@ def test_stats_match_counts_computed_independently(default_run, excerpt):
         assert abs(stats[name] - expected[name]) <= relative * expected[name], (
             name, stats[name], expected[name])
     assert stats["shards"] == 4 and stats["skipped_pages"] == 0
+
+
+def test_every_job_records_its_cost_and_the_pages_sum_them(default_run):
+    benchmark = default_run / "logs/wikipedia_shard/0000.benchmark.tsv"
+    assert benchmark.read_text().startswith("s\th:m:s\tmax_rss")
+    costs = json.loads((default_run / "results/report/numeracy.json").read_text())["costs"]
+    rules = {row["rule"]: row for row in costs}
+    assert rules["numeracy_train"]["jobs"] >= 3 and rules["numeracy_train"]["wall_s"] > 0
+    assert all(rule.startswith("numeracy_") for rule in rules)
 
 
 def test_rerun_has_nothing_to_do(default_run):

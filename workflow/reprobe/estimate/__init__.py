@@ -1,1 +1,1 @@
-"""`reprobe estimate`: what a configuration's whole run costs on a given machine, before it starts."""
+"""`reprobe estimate`: what a configuration's whole run costs on a machine, before it starts."""

@@ -4,8 +4,8 @@ own dry run (`snakemake -n --forceall`): the workflow's DAG as the scheduler wou
 Each job's `mem_mb` and `runtime` are what it asks for (reprobe.resources: measured costs times
 their margins); `expected` divides the margins back out, as the estimate wants what a job will
 take, not what it asks a cluster for. Downloads and extractions (`fetch_source`,
-`extract_source`) ask for their size at a modest rate with a 2× margin (config.fetch_runtime_minutes),
-halved the same way.
+`extract_source`) ask for their size at a modest rate with a 2× margin
+(config.fetch_runtime_minutes), halved the same way.
 """
 
 from __future__ import annotations

@@ -48,7 +48,8 @@ def users_of(jobs: Mapping[int, PlannedJob], needs: Mapping[int, set[int]]) -> d
     return users
 
 
-def remaining_paths(jobs: Mapping[int, PlannedJob], needs: Mapping[int, set[int]]) -> dict[int, float]:
+def remaining_paths(jobs: Mapping[int, PlannedJob],
+                    needs: Mapping[int, set[int]]) -> dict[int, float]:
     """Each job's longest path (its own hours included) to the end of the run."""
     users = users_of(jobs, needs)
     path: dict[int, float] = {}

@@ -132,8 +132,9 @@ def report_lines(stages: Mapping[str, StageCost], simulation: Simulation, machin
     for name, stage in stages.items():
         largest = (f"{stage.largest_mem_mb / 1024:.1f} GB ({stage.largest_rule})"
                    if stage.largest_rule else "-")
-        lines.append(f"| {name} | {stage.jobs} | {stage.cpu_h:.1f} | {hours(stage.alone_h)} | {largest} "
-                     f"| {len(stage.rules) - len(stage.not_measured)} of {len(stage.rules)} |")
+        measured = len(stage.rules) - len(stage.not_measured)
+        lines.append(f"| {name} | {stage.jobs} | {stage.cpu_h:.1f} | {hours(stage.alone_h)} "
+                     f"| {largest} | {measured} of {len(stage.rules)} |")
     total_cpu = sum(stage.cpu_h for stage in stages.values())
     largest = max(stages.values(), key=lambda stage: stage.largest_mem_mb)
     size, unknown = downloads
