@@ -16,8 +16,9 @@ What runs, one at a time, each as its own subprocess, with the same hyperparamet
   fastText  C++       `fasttext.train_unsupervised(model="skipgram")` of the `fasttext` PyPI
                       package (`pip install fasttext`), lr 0.05, t 1e-4, minn 3, maxn 6,
                       then its word vectors written as a .vec file
-  GloVe     reprobe   reprobe.embeddings.glove: vocabulary, co-occurrence counting in --threads
-                      processes, --glove-epochs AdaGrad epochs, output. There is no reference
+  GloVe     reprobe   reprobe.embeddings.glove_*: vocabulary, co-occurrence counting in
+                      --threads processes, shuffle, --glove-epochs AdaGrad epochs on --threads
+                      threads, output. There is no reference
                       GloVe trainer to run: the C code is not on PyPI, and the PyPI GloVe
                       packages do not install or import here (see glove.py).
 
@@ -149,7 +150,6 @@ done()
 """,
     "glove-reprobe": PRELUDE + """
 from gensim.models import KeyedVectors
-from reprobe.embeddings import glove
 from reprobe.embeddings.train import write_vectors
 phases = {}
 begin()
@@ -159,13 +159,21 @@ def lap(name):
     now = time.perf_counter()
     phases[name] = now - mark
     mark = now
-words, counts = glove.build_vocab(corpus, 5)
+from reprobe.embeddings import glove_count, glove_entries, glove_fit
+words, counts = glove_count.build_vocab(corpus, 5)
 lap("vocabulary s")
-cooc = glove.count_cooccurrences_parallel(corpus, words, 5, threads)
+merged, shuffled = out.with_suffix(".cooc.bin"), out.with_suffix(".shuffled.bin")
+nnz = glove_count.count_cooccurrences(corpus, words, 5, merged, workers=threads,
+                                      memory_bytes=1 << 30)
 lap("counting s")
-params, losses = glove.fit_glove(cooc, dim=100, x_max=100.0, alpha=0.75, epochs=epochs,
-                                 learning_rate=0.05, seed=1)
+glove_entries.shuffle_entries(merged, shuffled, 1, 1 << 30)
+lap("shuffling s")
+params, losses = glove_fit.fit_glove(glove_entries.read_entries(shuffled), len(words), dim=100,
+                                     x_max=100.0, alpha=0.75, epochs=epochs,
+                                     learning_rate=0.05, seed=1, threads=threads)
 lap("fitting s")
+merged.unlink()
+shuffled.unlink()
 kv = KeyedVectors(100)
 kv.add_vectors(words, params.vectors())
 for w, c in zip(words, counts.tolist()):
@@ -173,8 +181,8 @@ for w, c in zip(words, counts.tolist()):
 write_vectors(kv, out)
 lap("writing s")
 phases["s per epoch"] = phases["fitting s"] / epochs
-phases["nonzero entries"] = int(cooc.nnz)
-phases["J per entry, last epoch"] = losses[-1] / cooc.nnz
+phases["nonzero entries"] = nnz
+phases["J per entry, last epoch"] = losses[-1] / nnz
 done(phases=phases)
 """,
 }
@@ -195,7 +203,7 @@ def run_tool(tool: str, corpus: Path, tokens: int, args: argparse.Namespace, run
         "word2vec-c": ("word2vec", "C word2vec (`word2vec` PyPI)"),
         "fasttext-reprobe": ("fastText", "reprobe (gensim)"),
         "fasttext-cpp": ("fastText", "C++ fastText (`fasttext` PyPI)"),
-        "glove-reprobe": ("GloVe", "reprobe (NumPy/SciPy)"),
+        "glove-reprobe": ("GloVe", "reprobe (numba)"),
     }[tool]
     epochs = args.glove_epochs if family == "GloVe" else args.epochs
     out = run_dir / f"{tool}.txt"

@@ -76,7 +76,8 @@ def cmd_train(args: argparse.Namespace) -> None:
     if args.family == "glove":
         from reprobe.embeddings.glove import train_glove
 
-        train_glove(corpus, output, seed=args.seed, workers=args.threads, **family)
+        train_glove(corpus, output, seed=args.seed, workers=args.threads,
+                    memory_mb=settings.glove["memory_mb"], **family)
     else:
         from reprobe.embeddings import train
 

@@ -44,17 +44,15 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import numba
 import numpy as np
 from gensim.models import KeyedVectors
-from llvmlite import ir
-from numba import njit, prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit, prange
 from tqdm import tqdm
 
+from reprobe.embeddings.numba_kernels import prefetch, splitmix64
 from reprobe.embeddings.train import check_finite
 from reprobe.errors import InputFormatError
 from reprobe.wikipse.embedding.embedding_settings import SSkipConfig
@@ -69,9 +67,6 @@ TABLE_PER_WORD, TABLE_MIN, TABLE_MAX = 100, 1_000_000, 100_000_000  # noise tabl
 # Reassociation lets LLVM vectorise the dot products; no nnan/ninf: exp(-f) may overflow to inf.
 FASTMATH = {"reassoc", "contract", "nsz", "arcp"}
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 # --- the corpus -------------------------------------------------------------------------------
@@ -162,39 +157,6 @@ def keep_probabilities(counts: np.ndarray, sample: float) -> np.ndarray:
 # (inlining gave about 1.3x the words/s at dim 100 on one thread).
 
 
-@njit(cache=True, inline="always")
-def _splitmix64(state: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """The next state of a splitmix64 stream and its 64 random bits."""
-    state = state + _GOLDEN
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return state, z ^ (z >> np.uint64(31))
-
-
-@intrinsic
-def _prefetch(typingctx: object, array: types.Array, index: types.Integer) -> tuple:
-    """Hint the CPU to fetch the cache line of array.flat[index] (no load, never faults)."""
-    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
-        return None
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        address = builder.gep(data, [args[1]])
-        if getattr(address.type, "is_opaque", False):  # LLVM 15+, as llvmlite >= 0.45 builds it
-            name = "llvm.prefetch.p0"
-        else:  # typed pointers (older llvmlite): the intrinsic takes an i8*
-            name = "llvm.prefetch.p0i8"
-            address = builder.bitcast(address, ir.IntType(8).as_pointer())
-        i32 = ir.IntType(32)
-        function_type = ir.FunctionType(ir.VoidType(), [address.type, i32, i32, i32])
-        prefetch = cgutils.get_or_insert_function(builder.module, function_type, name)
-        builder.call(prefetch, [address, i32(1), i32(3), i32(1)])  # for writing, keep close, data
-        return context.get_dummy_value()
-
-    return types.void(array, index), codegen
-
-
 @njit(cache=True, inline="always", fastmath=FASTMATH)
 def _pair(w_in: np.ndarray, c_out: np.ndarray, word: int, position: int, target: int,
           label: float, lr: float, neu1e: np.ndarray) -> None:
@@ -228,7 +190,7 @@ def _draw_targets(c_out: np.ndarray, table: np.ndarray, negative: int, position:
     targets[0] = context
     m = 1
     for _ in range(negative):
-        state, bits = _splitmix64(state)
+        state, bits = splitmix64(state)
         target = table[np.int64(bits % n_table)]
         if target != context:  # word2vec skips a noise word equal to the context word
             targets[m] = target
@@ -240,8 +202,8 @@ def _draw_targets(c_out: np.ndarray, table: np.ndarray, negative: int, position:
     for k in range(m):
         first = (position * c_out.shape[1] + targets[k]) * dim
         for j in range(0, dim, 16):
-            _prefetch(c_out, first + j)
-        _prefetch(c_out, first + dim - 1)
+            prefetch(c_out, first + j)
+        prefetch(c_out, first + dim - 1)
     return state, m
 
 
@@ -288,7 +250,7 @@ def train_chunks(w_in: np.ndarray, c_out: np.ndarray, ids: np.ndarray, starts: n
             for i in range(starts[s], starts[s + 1]):
                 word = ids[i]
                 if keep[word] < 1.0:
-                    state, bits = _splitmix64(state)
+                    state, bits = splitmix64(state)
                     if np.float64(bits >> np.uint64(40)) * (1.0 / 16777216.0) >= keep[word]:
                         continue
                 kept[n] = word
