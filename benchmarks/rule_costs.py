@@ -104,6 +104,37 @@ def line_through(low: tuple[float, float], high: tuple[float, float]) -> tuple[f
     return max(0.0, c0 - per_unit * u0), per_unit
 
 
+# Paper-scale jobs that benchmarks/scale.py does not run, derived from measurements of
+# docs/benchmarks.md (the arithmetic is in each `from`). A score job's largest paper set is a
+# Stress Test shard: 7,596 pairs in config/paper.yaml's 8 shards, ~950 pairs.
+SHARD_PAIRS = 950
+QREAS_WORST_PAIRS_S = 83.0  # Q-REAS on Stress-Test-like pairs (docs/benchmarks.md, Q-REAS)
+BERT_BASE_PROBES_S = 54.9  # batched masked-LM probes of 17.4 tokens, 2 CPU threads (MLM probing)
+NLI_PAIR_TOKENS, PROBE_TOKENS = 45.0, 17.4  # a premise and hypothesis; a NumerSense probe
+LARGE_OVER_BASE = 3.5  # BERT-large's multiply-adds over BERT-base's (340M / 110M parameters, ~3x)
+NUMERSENSE_PROBES = 4_300  # a probe job: the core (1,132) and all (3,145) released probes
+LARGE_PAIRS_S = BERT_BASE_PROBES_S * PROBE_TOKENS / NLI_PAIR_TOKENS / LARGE_OVER_BASE
+DERIVED: dict[str, dict[str, Any]] = {
+    "equate_score[other]": {
+        "runtime_min": SHARD_PAIRS / QREAS_WORST_PAIRS_S / 60,
+        "from": f"paper scale derived: Q-REAS's slowest measured rate, {QREAS_WORST_PAIRS_S:g} "
+                f"pairs/s (docs/benchmarks.md, Q-REAS), over a ~{SHARD_PAIRS}-pair Stress Test "
+                "shard"},
+    "equate_score[fetched]": {
+        "runtime_min": SHARD_PAIRS / LARGE_PAIRS_S / 60, "mem_mb": 3500.0,
+        "from": f"paper scale derived: BERT-base's measured {BERT_BASE_PROBES_S:g} probes/s of "
+                f"{PROBE_TOKENS:g} tokens on 2 CPU threads (docs/benchmarks.md, MLM probing), "
+                f"at {NLI_PAIR_TOKENS:g} tokens a pair and {LARGE_OVER_BASE:g}x for a large "
+                f"model: {LARGE_PAIRS_S:.1f} pairs/s over a ~{SHARD_PAIRS}-pair shard; memory: "
+                "a large model's 1.34 GB of float32 weights, activations and torch, estimated"},
+    "numersense_probe": {
+        "runtime_min": NUMERSENSE_PROBES / (BERT_BASE_PROBES_S / LARGE_OVER_BASE) / 60,
+        "step": f"derived: {NUMERSENSE_PROBES:,} probes at BERT-base's measured "
+                f"{BERT_BASE_PROBES_S:g} probes/s on 2 CPU threads / {LARGE_OVER_BASE:g} for a "
+                "large model (docs/benchmarks.md, MLM probing; a GPU is faster)"},
+}
+
+
 def file_mb(path: Path) -> float:
     """The size of a file or a folder's files, MB."""
     if path.is_dir():
@@ -124,17 +155,24 @@ def output_sizes(run_dir: Path) -> dict[str, float]:
 
 
 def scale_points(steps: Mapping[str, Any]) -> dict[str, dict[str, float]]:
-    """Each rule's one paper-scale job from the scale benchmark (the largest step it runs)."""
-    found: dict[str, dict[str, float]] = {}
+    """Each rule's one paper-scale job from the scale benchmark: the most of each figure over
+    the steps it runs (numeracy_train: GloVe's memory, word2vec's time)."""
+    found: dict[str, dict[str, Any]] = {}
     for name, step in steps.items():
         paper = step.get("paper") or {}
         threads = max(1, int(step.get("threads", 1)))
         for rule in step.get("rules", []):
-            point = {"mem_mb": float(paper.get("peak_rss_mb", 0)),
-                     "runtime_min": float(paper.get("cpu_s", 0)) / threads / 60,
-                     "output_mb": paper.get("output_mb"), "step": name}
-            if point["runtime_min"] > found.get(rule, {}).get("runtime_min", -1):
-                found[rule] = point
+            point = found.setdefault(rule, {"mem_mb": 0.0, "runtime_min": 0.0,
+                                            "output_mb": None, "step": name})
+            runtime = float(paper.get("cpu_s", 0)) / threads / 60
+            if runtime > point["runtime_min"]:
+                point["runtime_min"] = runtime
+            if paper.get("peak_rss_mb", 0) > point["mem_mb"]:
+                point["mem_mb"] = float(paper["peak_rss_mb"])
+            if paper.get("output_mb") is not None:
+                point["output_mb"] = max(point["output_mb"] or 0.0, float(paper["output_mb"]))
+            if point["step"] != name and name not in point["step"].split(", "):
+                point["step"] = f"{point['step']}, {name}"
     return found
 
 
@@ -158,12 +196,16 @@ def rule_entry(rule: str, old: Mapping[str, Any], default: Mapping[str, float] |
                paper: Mapping[str, Any] | None, configs: tuple[Mapping, Mapping],
                run_date: str) -> dict[str, Any]:
     """One rule's new entry from what was measured of it."""
-    if default is None:
+    if default is None and paper is None:
         return dict(old)
+    if default is None:  # no job in the default run: the line starts from nothing
+        default = {"jobs": 0, "wall_s": 0.0, "max_wall_s": 0.0, "max_rss_mb": 0.0}
     mem0 = max(MIN_MB, default["max_rss_mb"])
-    min0 = max(MIN_MIN, default.get("max_wall_s", default["wall_s"] / default["jobs"]) / 60)
-    source = (f"default run {run_date}: {default['jobs']:.0f} jobs, peak {mem0:.0f} MB, "
-              f"longest {min0 * 60:.1f} s")
+    longest = default.get("max_wall_s", default["wall_s"] / max(default["jobs"], 1))
+    min0 = max(MIN_MIN, longest / 60)
+    source = (f"default run {run_date}: {default['jobs']:.0f} jobs, peak "
+              f"{default['max_rss_mb']:.0f} MB, longest {longest:.1f} s"
+              if default["jobs"] else f"no job in the default run ({run_date})")
     unit = old.get("unit")
     if paper is None and unit is None and not rule.endswith(LIGHT):
         # Its paper-scale input is bigger than the default's and not measured, and no unit
@@ -178,6 +220,8 @@ def rule_entry(rule: str, old: Mapping[str, Any], default: Mapping[str, float] |
                 "from": source + ("; growth per unit not measured (the request before "
                                   "issue 32)" if grows else "; as light at every tier")}
     low, high = config_units(rule, configs[0]), config_units(rule, configs[1])
+    if not default["jobs"]:
+        low = 0.0
     mem = line_through((low, mem0), (high, paper["mem_mb"]))
     runtime = line_through((low, min0), (high, paper["runtime_min"]))
     return {"unit": unit, "mem_mb": [round(mem[0], 1), round(mem[1], 3)],
@@ -193,21 +237,39 @@ def new_rules(costs: Mapping[str, Any], run: Mapping[str, Any],
     and the scale steps."""
     measured = run["rules"]
     paper = scale_points(costs.get("steps", {}))
+    for rule, derived in DERIVED.items():
+        if "step" in derived and rule not in paper and rule in costs["rules"]:
+            old = costs["rules"][rule]
+            units = config_units(rule, configs[1])
+            paper[rule] = {"mem_mb": old["mem_mb"][0] + old["mem_mb"][1] * units,
+                           "runtime_min": derived["runtime_min"], "output_mb": None,
+                           "step": derived["step"]}
     date = str(run.get("date", "?"))[:10]
     written = written or {}
     rules = {rule: with_output(rule_entry(rule, old, measured.get(rule), paper.get(rule),
                                           configs, date),
                                rule, written.get(rule), paper.get(rule), configs)
              for rule, old in costs["rules"].items() if "[" not in rule}
-    # EQUATE's score jobs ask by kind; the default run has only the "other" kind.
-    for key in ("equate_score_shard", "equate_score"):
-        if key in measured and "equate_score[other]" in costs["rules"]:
-            rules["equate_score[other]"] = rule_entry(
-                key, costs["rules"]["equate_score[other]"], measured[key], None, configs, date)
-            break
-    rules.setdefault("equate_score[other]", costs["rules"].get("equate_score[other]"))
-    rules["equate_score[fetched]"] = costs["rules"]["equate_score[fetched]"]
+    rules.update(score_kinds(costs["rules"], measured, date))
     return dict(sorted(rules.items()))
+
+
+def score_kinds(old: Mapping[str, Any], measured: Mapping[str, Mapping[str, float]],
+                date: str) -> dict[str, Any]:
+    """EQUATE's score jobs, which ask by their row's kind: memory from the default run's score
+    jobs (a fetched checkpoint: estimated), time derived from measured rates (DERIVED)."""
+    jobs = [measured[key] for key in ("equate_score_shard", "equate_score") if key in measured]
+    peak = max((job["max_rss_mb"] for job in jobs), default=old["equate_score[other]"]
+               ["mem_mb"][0])
+    found = {}
+    for kind in ("other", "fetched"):
+        derived = DERIVED[f"equate_score[{kind}]"]
+        memory = derived.get("mem_mb", peak)
+        found[f"equate_score[{kind}]"] = {
+            "unit": None, "mem_mb": [round(memory, 1), 0.0],
+            "runtime_min": [round(derived["runtime_min"], 3), 0.0],
+            "from": f"default run {date}: score jobs' peak {peak:.0f} MB; {derived['from']}"}
+    return found
 
 
 def read_config(name: str) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 import pytest
+
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -78,5 +79,23 @@ def test_every_rule_is_rewritten_and_equate_scores_keep_their_kinds() -> None:
     run = {"date": "2026-11-29T10:00", "rules": {"numeracy_table": RUN, "equate_score": RUN}}
     rules = rule_costs.new_rules(costs, run, (DEFAULT, PAPER))
     assert rules["numeracy_table"]["mem_mb"] == [200.0, 0.0]
-    assert rules["equate_score[fetched]"] == OLD
-    assert "default run 2026-11-29" in rules["equate_score[other]"]["from"]
+    other, fetched = rules["equate_score[other]"], rules["equate_score[fetched]"]
+    assert other["mem_mb"] == [200.0, 0.0] and fetched["mem_mb"] == [3500.0, 0.0]
+    # ~950 pairs at Q-REAS's slowest measured 83 pairs/s.
+    assert other["runtime_min"][0] == pytest.approx(950 / 83 / 60, abs=1e-3)
+    assert fetched["runtime_min"][0] > other["runtime_min"][0]
+    assert "default run 2026-11-29" in other["from"] and "Q-REAS" in other["from"]
+
+
+def test_a_derived_paper_job_stands_for_an_unbenchmarked_one() -> None:
+    old = {"unit": "largest model", "mem_mb": [1600.0, 1600.0], "runtime_min": [15.0, 17.5],
+           "from": "not measured"}
+    costs = {"rules": {"numersense_probe": old, "equate_score[other]": OLD,
+                       "equate_score[fetched]": OLD}}
+    run = {"date": "2026-11-29", "rules": {"numersense_probe": RUN}}
+    paper = {**PAPER, "numersense": {"models": {"x": {"hub": "bert-large-uncased"}}}}
+    default = {**DEFAULT, "numersense": {"models": {"tiny": {"kind": "bert"}}}}
+    entry = rule_costs.new_rules(costs, run, (default, paper))["numersense_probe"]
+    runtime = rule_costs.DERIVED["numersense_probe"]["runtime_min"]
+    assert entry["runtime_min"][0] + 3 * entry["runtime_min"][1] == pytest.approx(runtime, 1e-3)
+    assert "derived:" in entry["from"]

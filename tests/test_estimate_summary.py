@@ -5,6 +5,7 @@ from __future__ import annotations
 from reprobe.estimate.plan import PlannedJob
 from reprobe.estimate.schedule import Machine, simulate
 from reprobe.estimate.summary import (
+    costliest_rules,
     disk_bytes,
     download_bytes,
     measured_rules,
@@ -71,3 +72,11 @@ def test_disk_adds_downloads_and_measured_outputs() -> None:
             planned(3, "fetch_source", 0)]
     jobs[0].output_mb = 250.0
     assert disk_bytes(jobs, 1_000_000_000) == (1_250_000_000, ["wikipedia_gather"])
+
+
+def test_the_costliest_rules_book_the_most_core_hours() -> None:
+    jobs = [planned(1, "wikipse_embed", 1, threads=32), planned(2, "wikipse_embed", 1,
+                                                                threads=32),
+            planned(3, "numeracy_train", 2, threads=16), planned(4, "equate_table6", 0.1)]
+    assert costliest_rules(jobs, 32, 2) == [("wikipse_embed", 2, 64.0),
+                                            ("numeracy_train", 1, 32.0)]

@@ -135,8 +135,9 @@ def test_resources_scale_with_the_dump_and_grow_on_retry():
     train = small.resources("numeracy_train")
     assert train["mem_mb"](None, 1) < 4096
     assert train["mem_mb"](None, 2) == 2 * train["mem_mb"](None, 1)
-    assert paper.resources("numeracy_train")["mem_mb"](None, 1) > 60000
-    assert paper.resources("numeracy_train")["runtime"] > 2000 > train["runtime"]
+    # At the paper's 256 shards: GloVe's measured model and counting budget, word2vec's time.
+    assert paper.resources("numeracy_train")["mem_mb"](None, 1) > 4 * train["mem_mb"](None, 1)
+    assert paper.resources("numeracy_train")["runtime"] > 60 > train["runtime"]
 
 
 def test_exports_write_one_folder_per_number_set(targets: NumeracyTargets) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,12 @@ def test_every_rule_that_runs_a_job_records_its_benchmark() -> None:
     missing = [name for name, block in rule_blocks().items()
                if "shell:" in block and "benchmark:" not in block]
     assert missing == []
+    # Rules made in a loop (`rule:` with `name:`) too: every log has its benchmark beside it.
+    text = "".join(path.read_text(encoding="utf-8")
+                   for path in sorted((REPO / "workflow/rules").glob("*.smk")))
+    logs = re.findall(r'\n(\s*)log:\n\s*f?"(logs/[^"]+)\.log",', text)
+    benchmarks = set(re.findall(r'\n\s*benchmark:\n\s*f?"(logs/[^"]+)\.benchmark\.tsv",', text))
+    assert logs and [path for _, path in logs if path not in benchmarks] == []
 
 
 def test_the_gather_follows_the_number_of_shards() -> None:

@@ -170,10 +170,13 @@ def test_resources_scale_with_shards_and_dimensions() -> None:
     paper_config = part2_config()
     paper_config["wikipse"]["embeddings"]["dims"] = [100, 400]
     paper = WikiPseTargets(paper_config, raw_target, ["0000"] * 256)
-    assert small.resources("wikipse_embed")["mem_mb"](None, 1) < 2048
-    assert paper.resources("wikipse_embed")["mem_mb"](None, 1) > 40000
-    assert paper.resources("wikipse_typing")["mem_mb"](None, 1) < paper.resources(
-        "wikipse_embed")["mem_mb"](None, 1)
+    dim = SimpleNamespace
+    assert small.resources("wikipse_embed")["mem_mb"](dim(wp_dim="16"), 1) < 2048
+    # Each embedding job by its own dimension: the model is vocabulary × dimension.
+    embed = paper.resources("wikipse_embed")
+    assert embed["mem_mb"](dim(wp_dim="400"), 1) > 3 * embed["mem_mb"](dim(wp_dim="100"), 1)
+    assert embed["runtime"](dim(wp_dim="400")) > embed["runtime"](dim(wp_dim="100"))
+    assert embed["mem_mb"](None, 1) == embed["mem_mb"](dim(wp_dim="400"), 1)
     assert small.resources("wikipse_mc")["mem_mb"](None, 2) == 2 * small.resources(
         "wikipse_mc")["mem_mb"](None, 1)
 

@@ -99,6 +99,24 @@ def job_resources(rule: str, units: float = 0) -> dict[str, Any]:
     return found if written is None else {**found, "output_mb": written}
 
 
+def per_job_resources(rule: str, units_of: Callable[[Any], float]) -> dict[str, Any]:
+    """A rule's `resources:` when each job has its own units (a function of its wildcards)."""
+    scale = rule_scale(rule)
+
+    def memory(wildcards: Any, attempt: int) -> int:
+        """mem_mb of this job for this attempt."""
+        return requested(scale, units_of(wildcards))[0] * 2 ** (attempt - 1)
+
+    def runtime(wildcards: Any) -> int:
+        """runtime (minutes) of this job."""
+        return requested(scale, units_of(wildcards))[1]
+
+    found: dict[str, Any] = {"mem_mb": memory, "runtime": runtime}
+    if read_costs()["rules"][rule].get("output_mb") is not None:
+        found["output_mb"] = lambda wildcards: output_mb(rule, units_of(wildcards))
+    return found
+
+
 def job_memory(rule: str, units: float = 0) -> MemoryFunction:
     """A rule's `mem_mb` alone (by attempt), for a rule whose run time comes from elsewhere."""
     return job_resources(rule, units)["mem_mb"]

@@ -85,6 +85,8 @@ for eq_variant in EQ_ROWS.variants():
             predictions=EQ_ROWS.outputs(eq_variant, "predictions"),
         log:
             f"logs/equate_score_{eq_variant}/{{model}}.log",
+        benchmark:
+            f"logs/equate_score_{eq_variant}/{{model}}.benchmark.tsv",
         wildcard_constraints:
             model=EQ_ROWS.model_pattern(eq_variant),
         conda:

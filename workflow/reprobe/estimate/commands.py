@@ -28,7 +28,13 @@ def cmd_estimate(args: argparse.Namespace) -> None:
     memory and the downloads; warn about jobs that cannot run there."""
     from reprobe.estimate.plan import dependencies, planned_jobs, time_downloads
     from reprobe.estimate.schedule import Machine, simulate
-    from reprobe.estimate.summary import disk_bytes, download_bytes, report_lines, stage_costs
+    from reprobe.estimate.summary import (
+        costliest_rules,
+        disk_bytes,
+        download_bytes,
+        report_lines,
+        stage_costs,
+    )
 
     configfiles = [Path(path).resolve() for path in args.configfile]
     machine = Machine(args.cores, args.mem_gb * 1024, args.gpus)
@@ -40,7 +46,8 @@ def cmd_estimate(args: argparse.Namespace) -> None:
     stages = stage_costs(jobs, needs, simulation, machine)
     downloads = download_bytes(jobs, sources)
     disk = disk_bytes(jobs, downloads[0])
-    print("\n".join(report_lines(stages, simulation, machine, downloads, disk)))
+    costliest = costliest_rules(jobs, machine.cores)
+    print("\n".join(report_lines(stages, simulation, machine, downloads, disk, costliest)))
     if args.json:
         Path(args.json).write_text(json.dumps({
             "machine": vars(machine), "wall_h": simulation.makespan_h(),
@@ -49,6 +56,8 @@ def cmd_estimate(args: argparse.Namespace) -> None:
                        for name, stage in stages.items()},
             "download_bytes": downloads[0], "download_unknown": downloads[1],
             "disk_bytes": disk[0], "disk_unmeasured": disk[1],
+            "costliest": [{"rule": rule, "jobs": jobs, "core_hours": booked}
+                          for rule, jobs, booked in costliest],
             "cannot_run": [job.rule for job in simulation.too_big]}, indent=1) + "\n",
             encoding="utf-8")
 

@@ -22,6 +22,8 @@ def stage_of(rule: str) -> str:
     """The stage a rule belongs to: its name's first word (fetch/extract are downloads)."""
     first = rule.split("_", 1)[0]
     return SHARED_STAGES.get(first, first)
+SCORE_RULES = ("equate_score", "equate_score_shard", "equate_score_released",
+               "equate_score_rebuilt", "equate_score_perturbation")
 ALIAS = re.compile(r"(?m)^\s*use rule (\w+) as (\w+)")
 
 
@@ -61,8 +63,13 @@ def measured_rules() -> set[str]:
     """The rules whose costs come from a measurement (costs.json says where each comes from),
     and the rules that reuse one of theirs."""
     rules = read_costs()["rules"]
-    measured = {name.split("[")[0] for name, entry in rules.items()
-                if not str(entry.get("from", "")).startswith("not measured")}
+    # "growth per unit not measured", "paper-scale input not measured": partly the earlier
+    # requests, so not counted as measured.
+    measured = {name for name, entry in rules.items()
+                if "not measured" not in str(entry.get("from", ""))}
+    # EQUATE's score rules ask by kind (equate_score[other], equate_score[fetched]).
+    if {"equate_score[other]", "equate_score[fetched]"} <= measured:
+        measured |= set(SCORE_RULES)
     return measured | {alias for alias, base in rule_aliases().items() if base in measured}
 
 
@@ -115,6 +122,17 @@ def disk_bytes(jobs: Sequence[PlannedJob], downloads: int) -> tuple[int, list[st
     return int(downloads + written), unmeasured
 
 
+def costliest_rules(jobs: Sequence[PlannedJob], cores: int, count: int = 5
+                    ) -> list[tuple[str, int, float]]:
+    """The rules that book the most core-hours: (rule, jobs, core-hours), biggest first."""
+    booked: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    for job in jobs:
+        booked[job.rule][0] += 1
+        booked[job.rule][1] += job.expected_minutes() / 60 * min(job.threads, cores)
+    ranked = sorted(booked.items(), key=lambda item: (-item[1][1], item[0]))[:count]
+    return [(rule, int(found[0]), found[1]) for rule, found in ranked]
+
+
 def hours(value: float) -> str:
     """Hours as a reader wants them: minutes under one hour."""
     return f"{value * 60:.0f} min" if value < 1 else f"{value:.1f} h"
@@ -122,7 +140,8 @@ def hours(value: float) -> str:
 
 def report_lines(stages: Mapping[str, StageCost], simulation: Simulation, machine: Machine,
                  downloads: tuple[int, list[str]],
-                 disk: tuple[int, list[str]] = (0, [])) -> list[str]:
+                 disk: tuple[int, list[str]] = (0, []),
+                 costliest: Sequence[tuple[str, int, float]] = ()) -> list[str]:
     """The estimate as Markdown: one row per stage, then the totals and warnings."""
     lines = [f"Estimated on {machine.cores} cores, {machine.mem_mb / 1024:.0f} GB, "
              f"{machine.gpus} GPU(s) (costs: reprobe/costs.json; extrapolated where "
@@ -148,10 +167,15 @@ def report_lines(stages: Mapping[str, StageCost], simulation: Simulation, machin
               f"Disk at the peak and at the end (no output is temporary): {disk[0] / 1e9:.1f} "
               "GB" + (f", plus the outputs of {len(disk[1])} rules not measured yet"
                       if disk[1] else "") + " (extracted archives not counted)."]
+    if costliest:
+        lines.append("Costliest rules: " + "; ".join(
+            f"{rule} ({jobs} jobs, {booked:.0f} core-hours)" for rule, jobs, booked in costliest)
+            + ".")
     guessed = sorted(rule for stage in stages.values() for rule in stage.not_measured)
     if guessed:
-        lines.append(f"Not measured yet (their costs are the requests made before the scale "
-                     f"benchmark, not measurements): {', '.join(guessed)}.")
+        lines.append(f"Not measured yet at paper scale (their costs are, wholly or in their "
+                     f"growth per unit, the requests made before the scale benchmark): "
+                     f"{', '.join(guessed)}.")
     for job in simulation.too_big:
         why = ("asks for a GPU" if job.gpus and not machine.gpus
                else f"needs {job.expected_mem_mb() / 1024:.1f} GB")

@@ -15,7 +15,7 @@ from typing import Any
 
 from reprobe.errors import ConfigError
 from reprobe.reads import Read, inside
-from reprobe.resources import job_resources
+from reprobe.resources import job_resources, per_job_resources
 from reprobe.step_settings import settings_json
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.extra import ExtraTargets
@@ -261,5 +261,8 @@ class WikiPseTargets(ProbeTargets, TaskTargets, ExtraTargets):
         """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the configured data."""
         units = len(self.shards)
         if rule in EMBEDDING_RULES:
-            units *= max(self.wp["embeddings"]["dims"]) / 100
+            largest = max(self.wp["embeddings"]["dims"])
+            # Each job by its own dimension (the largest where a job has none).
+            return per_job_resources(rule, lambda wildcards: units * int(
+                getattr(wildcards, "wp_dim", largest)) / 100)
         return job_resources(rule, units)
