@@ -9,14 +9,19 @@ dump's shards, a reader's block pages, the largest dimension, the model's size c
   (costs.json `steps`, whose `paper` figures are one job at paper scale).
 
 A rule the scale benchmark does not cover takes its floor from the default run and keeps its
-earlier growth per unit, said in its `from` ("growth per unit not measured"); a rule neither
-measured keeps its entry, marked "not measured".
+earlier growth per unit, said in its `from` ("growth per unit not measured"); a heavy rule with
+no unit keeps its earlier request ("paper-scale input not measured"); a light one (tables,
+exports, pages) takes the default run's figures alone; a rule neither measured keeps its entry,
+marked "not measured". EQUATE's score jobs and NumerSense's probing take their paper-scale time
+from rates measured elsewhere in docs/benchmarks.md (DERIVED, the arithmetic in their `from`).
 Where the two configs count the same units (a shard reader's block pages), the larger of the two
-measurements is the floor. Usage:
+measurements is the floor. Each job's outputs are measured in the default run's folder
+(`output_mb`, which `reprobe estimate` adds up as disk). Usage:
 
-    python benchmarks/default_run.py --json /tmp/run.json
+    python benchmarks/default_run.py --workdir /tmp/run/reprobe --json /tmp/run/reprobe.json
     python benchmarks/scale.py --quick --update-readme      # writes costs.json `steps`
-    python benchmarks/rule_costs.py --default-run /tmp/run.json --write
+    python benchmarks/rule_costs.py --default-run /tmp/run/reprobe.json \
+        --run-dir /tmp/run/reprobe --write
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 COSTS = REPO / "workflow" / "reprobe" / "costs.json"
 MIN_MB = 64.0  # a Python step's own floor: below this, a measurement is noise
-MIN_MIN = 0.05
+MIN_MIN = 0.05  # minutes: a step's start and end alone take about this long
 # Rules whose work does not grow with the tier's data: tables, exports, pages, small files.
 LIGHT = ("_table", "table2", "table3", "table5", "table6", "table8", "_export",
          "_harness_tasks", "_figure3", "report_page", "_score_released", "_released_labels",

@@ -83,8 +83,8 @@ def test_every_rule_that_runs_a_job_records_its_benchmark() -> None:
     # Rules made in a loop (`rule:` with `name:`) too: every log has its benchmark beside it.
     text = "".join(path.read_text(encoding="utf-8")
                    for path in sorted((REPO / "workflow/rules").glob("*.smk")))
-    logs = re.findall(r'\n(\s*)log:\n\s*f?"(logs/[^"]+)\.log",', text)
-    benchmarks = set(re.findall(r'\n\s*benchmark:\n\s*f?"(logs/[^"]+)\.benchmark\.tsv",', text))
+    logs = re.findall(r'\n(\s*)log:\n\s*f?"(logs/[^"]+)\.log",?', text)
+    benchmarks = set(re.findall(r'\n\s*benchmark:\n\s*f?"(logs/[^"]+)\.benchmark\.tsv"', text))
     assert logs and [path for _, path in logs if path not in benchmarks] == []
 
 

@@ -16,7 +16,7 @@ rule fetch_source:
     log:
         "logs/fetch_source/{source}/{filename}.log",
     benchmark:
-        "logs/fetch_source/{source}/{filename}.benchmark.tsv",
+        "logs/fetch_source/{source}/{filename}.benchmark.tsv"
     wildcard_constraints:
         source="|".join(SOURCES) or "no-sources",
         filename=r"(?!extracted$)[^/]+",
@@ -43,7 +43,7 @@ rule extract_source:
     log:
         "logs/extract_source/{source}.log",
     benchmark:
-        "logs/extract_source/{source}.benchmark.tsv",
+        "logs/extract_source/{source}.benchmark.tsv"
     wildcard_constraints:
         source="|".join(SOURCES) or "no-sources",
     conda:

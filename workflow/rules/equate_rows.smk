@@ -10,7 +10,7 @@ rule equate_train_hyp:
     log:
         "logs/equate_train_hyp.log",
     benchmark:
-        "logs/equate_train_hyp.benchmark.tsv",
+        "logs/equate_train_hyp.benchmark.tsv"
     conda:
         ENVS / "equate.yaml"
     threads: 1
@@ -33,7 +33,7 @@ rule equate_tiny_model:
     log:
         "logs/equate_tiny_model/{model}.log",
     benchmark:
-        "logs/equate_tiny_model/{model}.benchmark.tsv",
+        "logs/equate_tiny_model/{model}.benchmark.tsv"
     wildcard_constraints:
         model="|".join(re.escape(m) for m in EQ.tiny) or "no-models",
     conda:
@@ -58,7 +58,7 @@ rule equate_checkpoint:
     log:
         "logs/equate_checkpoint/{model}.log",
     benchmark:
-        "logs/equate_checkpoint/{model}.benchmark.tsv",
+        "logs/equate_checkpoint/{model}.benchmark.tsv"
     wildcard_constraints:
         model="|".join(re.escape(m) for m in EQ.fetched) or "no-models",
     conda:
@@ -86,7 +86,7 @@ for eq_variant in EQ_ROWS.variants():
         log:
             f"logs/equate_score_{eq_variant}/{{model}}.log",
         benchmark:
-            f"logs/equate_score_{eq_variant}/{{model}}.benchmark.tsv",
+            f"logs/equate_score_{eq_variant}/{{model}}.benchmark.tsv"
         wildcard_constraints:
             model=EQ_ROWS.model_pattern(eq_variant),
         conda:
@@ -111,7 +111,7 @@ rule equate_score_shard:
     log:
         "logs/equate_score_shard/{variant}/{test_set}/{model}/{shard}of{shards}.log",
     benchmark:
-        "logs/equate_score_shard/{variant}/{test_set}/{model}/{shard}of{shards}.benchmark.tsv",
+        "logs/equate_score_shard/{variant}/{test_set}/{model}/{shard}of{shards}.benchmark.tsv"
     wildcard_constraints:
         shard=r"\d+",
         shards=r"\d+",
@@ -139,7 +139,7 @@ rule equate_score:
     log:
         "logs/equate_score/{variant}/{test_set}/{model}.log",
     benchmark:
-        "logs/equate_score/{variant}/{test_set}/{model}.benchmark.tsv",
+        "logs/equate_score/{variant}/{test_set}/{model}.benchmark.tsv"
     wildcard_constraints:
         test_set=EQ_ROWS.sharded_pattern(),
     conda:

@@ -11,7 +11,7 @@ rule equate_awpnli:
     log:
         "logs/equate_awpnli.log",
     benchmark:
-        "logs/equate_awpnli.benchmark.tsv",
+        "logs/equate_awpnli.benchmark.tsv"
     conda:
         ENVS / "equate.yaml"
     threads: 1
@@ -33,7 +33,7 @@ rule equate_stresstest:
     log:
         "logs/equate_stresstest.log",
     benchmark:
-        "logs/equate_stresstest.benchmark.tsv",
+        "logs/equate_stresstest.benchmark.tsv"
     conda:
         ENVS / "equate.yaml"
     threads: 1
@@ -57,7 +57,7 @@ rule equate_newsnli_shard:
     log:
         "logs/equate_newsnli_shard/{shard}.log",
     benchmark:
-        "logs/equate_newsnli_shard/{shard}.benchmark.tsv",
+        "logs/equate_newsnli_shard/{shard}.benchmark.tsv"
     wildcard_constraints:
         shard=r"\d+",
     conda:
@@ -83,7 +83,7 @@ rule equate_newsnli:
     log:
         "logs/equate_newsnli.log",
     benchmark:
-        "logs/equate_newsnli.benchmark.tsv",
+        "logs/equate_newsnli.benchmark.tsv"
     conda:
         ENVS / "equate.yaml"
     threads: 1
@@ -105,7 +105,7 @@ rule equate_reddit_titles:
     log:
         "logs/equate_reddit_titles/{dump}.log",
     benchmark:
-        "logs/equate_reddit_titles/{dump}.benchmark.tsv",
+        "logs/equate_reddit_titles/{dump}.benchmark.tsv"
     wildcard_constraints:
         dump="|".join(re.escape(d) for d in EQ.reddit_dumps),
     conda:
@@ -127,7 +127,7 @@ rule equate_redditnli:
     log:
         "logs/equate_redditnli.log",
     benchmark:
-        "logs/equate_redditnli.benchmark.tsv",
+        "logs/equate_redditnli.benchmark.tsv"
     conda:
         ENVS / "equate.yaml"
     threads: 1
@@ -150,7 +150,7 @@ rule equate_label:
     log:
         "logs/equate_label/{test_set}.log",
     benchmark:
-        "logs/equate_label/{test_set}.benchmark.tsv",
+        "logs/equate_label/{test_set}.benchmark.tsv"
     wildcard_constraints:
         test_set="|".join(EQ.labelled) or "no-sets",
     conda:
@@ -175,7 +175,7 @@ rule equate_compare:
     log:
         "logs/equate_compare/{test_set}.log",
     benchmark:
-        "logs/equate_compare/{test_set}.benchmark.tsv",
+        "logs/equate_compare/{test_set}.benchmark.tsv"
     wildcard_constraints:
         test_set="|".join(EQ.compared) or "no-sets",
     conda:
@@ -199,7 +199,7 @@ rule equate_perturb:
     log:
         "logs/equate_perturb.log",
     benchmark:
-        "logs/equate_perturb.benchmark.tsv",
+        "logs/equate_perturb.benchmark.tsv"
     conda:
         ENVS / "equate.yaml"
     threads: 1

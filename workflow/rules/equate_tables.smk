@@ -13,7 +13,7 @@ rule equate_table6:
     log:
         "logs/equate_table6/{variant}_{version}.log",
     benchmark:
-        "logs/equate_table6/{variant}_{version}.benchmark.tsv",
+        "logs/equate_table6/{variant}_{version}.benchmark.tsv"
     wildcard_constraints:
         variant="released|rebuilt",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
@@ -40,7 +40,7 @@ rule equate_perturbation_table:
     log:
         "logs/equate_perturbation_table.log",
     benchmark:
-        "logs/equate_perturbation_table.benchmark.tsv",
+        "logs/equate_perturbation_table.benchmark.tsv"
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
@@ -64,7 +64,7 @@ rule equate_recovery_table:
     log:
         "logs/equate_recovery_table.log",
     benchmark:
-        "logs/equate_recovery_table.benchmark.tsv",
+        "logs/equate_recovery_table.benchmark.tsv"
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
@@ -85,7 +85,7 @@ rule equate_export:
     log:
         "logs/equate_export/{dataset}.log",
     benchmark:
-        "logs/equate_export/{dataset}.benchmark.tsv",
+        "logs/equate_export/{dataset}.benchmark.tsv"
     wildcard_constraints:
         dataset="|".join(EQ_EXPORTS.sets) or "no-sets",
     conda:
@@ -107,7 +107,7 @@ rule equate_harness_tasks:
     log:
         "logs/equate_harness_tasks.log",
     benchmark:
-        "logs/equate_harness_tasks.benchmark.tsv",
+        "logs/equate_harness_tasks.benchmark.tsv"
     conda:
         ENVS / "equate.yaml"
     threads: 1

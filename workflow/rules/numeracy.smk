@@ -37,7 +37,7 @@ rule numeracy_count:
     log:
         "logs/numeracy_count/{part}.log",
     benchmark:
-        "logs/numeracy_count/{part}.benchmark.tsv",
+        "logs/numeracy_count/{part}.benchmark.tsv"
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
@@ -58,7 +58,7 @@ rule numeracy_select:
     log:
         "logs/numeracy_select/{part}.log",
     benchmark:
-        "logs/numeracy_select/{part}.benchmark.tsv",
+        "logs/numeracy_select/{part}.benchmark.tsv"
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
@@ -89,7 +89,7 @@ rule numeracy_corpus:
     log:
         "logs/numeracy_corpus.log",
     benchmark:
-        "logs/numeracy_corpus.benchmark.tsv",
+        "logs/numeracy_corpus.benchmark.tsv"
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
@@ -110,7 +110,7 @@ rule numeracy_train:
     log:
         "logs/numeracy_train/{model}.log",
     benchmark:
-        "logs/numeracy_train/{model}.benchmark.tsv",
+        "logs/numeracy_train/{model}.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -140,7 +140,7 @@ rule numeracy_vectors:
     log:
         "logs/numeracy_vectors/{model}.log",
     benchmark:
-        "logs/numeracy_vectors/{model}.benchmark.tsv",
+        "logs/numeracy_vectors/{model}.benchmark.tsv"
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
@@ -163,7 +163,7 @@ rule numeracy_numerals:
     log:
         "logs/numeracy_numerals/{model}.log",
     benchmark:
-        "logs/numeracy_numerals/{model}.benchmark.tsv",
+        "logs/numeracy_numerals/{model}.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -184,7 +184,7 @@ rule numeracy_shared_tests:
     log:
         "logs/numeracy_shared_tests/{role}-{kind}.log",
     benchmark:
-        "logs/numeracy_shared_tests/{role}-{kind}.benchmark.tsv",
+        "logs/numeracy_shared_tests/{role}-{kind}.benchmark.tsv"
     wildcard_constraints:
         role="retrained|off_the_shelf",
         kind="mag|num",
@@ -210,7 +210,7 @@ rule numeracy_model_tests:
     log:
         "logs/numeracy_model_tests/num-{model}.log",
     benchmark:
-        "logs/numeracy_model_tests/num-{model}.benchmark.tsv",
+        "logs/numeracy_model_tests/num-{model}.benchmark.tsv"
     conda:
         ENVS / "numeracy.yaml"
     threads: 1
@@ -233,7 +233,7 @@ rule numeracy_probe:
     log:
         "logs/numeracy_probe/{model}.log",
     benchmark:
-        "logs/numeracy_probe/{model}.benchmark.tsv",
+        "logs/numeracy_probe/{model}.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -259,7 +259,7 @@ rule numeracy_random:
     log:
         "logs/numeracy_random/{role}.log",
     benchmark:
-        "logs/numeracy_random/{role}.benchmark.tsv",
+        "logs/numeracy_random/{role}.benchmark.tsv"
     wildcard_constraints:
         role="retrained|off_the_shelf",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -290,7 +290,7 @@ rule numeracy_knn:
     log:
         "logs/numeracy_knn.log",
     benchmark:
-        "logs/numeracy_knn.benchmark.tsv",
+        "logs/numeracy_knn.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -318,7 +318,7 @@ rule numeracy_extra:
     log:
         "logs/numeracy_extra/{model}.log",
     benchmark:
-        "logs/numeracy_extra/{model}.benchmark.tsv",
+        "logs/numeracy_extra/{model}.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -343,7 +343,7 @@ rule numeracy_pmi:
     log:
         "logs/numeracy_pmi.log",
     benchmark:
-        "logs/numeracy_pmi.benchmark.tsv",
+        "logs/numeracy_pmi.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -369,7 +369,7 @@ rule numeracy_table:
     log:
         "logs/numeracy_table/table{n}.log",
     benchmark:
-        "logs/numeracy_table/table{n}.benchmark.tsv",
+        "logs/numeracy_table/table{n}.benchmark.tsv"
     wildcard_constraints:
         n="[1-9]",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
@@ -396,7 +396,7 @@ rule numeracy_export:
     log:
         "logs/numeracy_export/{number_set}.log",
     benchmark:
-        "logs/numeracy_export/{number_set}.benchmark.tsv",
+        "logs/numeracy_export/{number_set}.benchmark.tsv"
     wildcard_constraints:
         number_set="|".join(re.escape(name) for name in NUM_EXPORTS.sets) or "no-sets",
     conda:

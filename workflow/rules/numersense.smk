@@ -39,7 +39,7 @@ rule numersense_core:
     log:
         "logs/numersense_core.log",
     benchmark:
-        "logs/numersense_core.benchmark.tsv",
+        "logs/numersense_core.benchmark.tsv"
     conda:
         ENVS / "numersense.yaml"
     threads: 1
@@ -65,7 +65,7 @@ rule numersense_all:
     log:
         "logs/numersense_all.log",
     benchmark:
-        "logs/numersense_all.benchmark.tsv",
+        "logs/numersense_all.benchmark.tsv"
     conda:
         ENVS / "numersense.yaml"
     threads: 1
@@ -91,7 +91,7 @@ rule numersense_train:
     log:
         "logs/numersense_train.log",
     benchmark:
-        "logs/numersense_train.benchmark.tsv",
+        "logs/numersense_train.benchmark.tsv"
     conda:
         ENVS / "numersense.yaml"
     threads: 1
@@ -119,7 +119,7 @@ rule numersense_released_labels:
     log:
         "logs/numersense_released_labels.log",
     benchmark:
-        "logs/numersense_released_labels.benchmark.tsv",
+        "logs/numersense_released_labels.benchmark.tsv"
     conda:
         ENVS / "numersense.yaml"
     threads: 1
@@ -143,7 +143,7 @@ rule numersense_tiny:
     log:
         "logs/numersense_tiny/{ns_model}.log",
     benchmark:
-        "logs/numersense_tiny/{ns_model}.benchmark.tsv",
+        "logs/numersense_tiny/{ns_model}.benchmark.tsv"
     wildcard_constraints:
         ns_model="|".join(NS.tiny) or "no-tiny-models",
     conda:
@@ -170,7 +170,7 @@ rule numersense_finetune:
     log:
         "logs/numersense_finetune/{ns_model}.log",
     benchmark:
-        "logs/numersense_finetune/{ns_model}.benchmark.tsv",
+        "logs/numersense_finetune/{ns_model}.benchmark.tsv"
     wildcard_constraints:
         ns_model="|".join(re.escape(m) for m in NS.finetuned) or "no-finetuned-models",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -198,7 +198,7 @@ rule numersense_probe:
     log:
         "logs/numersense_probe/{ns_row}.log",
     benchmark:
-        "logs/numersense_probe/{ns_row}.benchmark.tsv",
+        "logs/numersense_probe/{ns_row}.benchmark.tsv"
     wildcard_constraints:
         ns_row="|".join(re.escape(m) for m in NS.probe_rows),
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -227,7 +227,7 @@ rule numersense_score_released:
     log:
         "logs/numersense_score_released/{ns_set}/{ns_model}.log",
     benchmark:
-        "logs/numersense_score_released/{ns_set}/{ns_model}.benchmark.tsv",
+        "logs/numersense_score_released/{ns_set}/{ns_model}.benchmark.tsv"
     wildcard_constraints:
         ns_model="|".join(map(re.escape, NS.prediction_slugs())) or "no-predictions",
     conda:
@@ -250,7 +250,7 @@ rule numersense_templates:
     log:
         "logs/numersense_templates/{ns_model}.log",
     benchmark:
-        "logs/numersense_templates/{ns_model}.benchmark.tsv",
+        "logs/numersense_templates/{ns_model}.benchmark.tsv"
     wildcard_constraints:
         ns_model="|".join(re.escape(m) for m in NS.template_rows) or "no-template-rows",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -280,7 +280,7 @@ rule numersense_table2:
     log:
         "logs/numersense_table2/{ns_variant}.log",
     benchmark:
-        "logs/numersense_table2/{ns_variant}.benchmark.tsv",
+        "logs/numersense_table2/{ns_variant}.benchmark.tsv"
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
@@ -305,7 +305,7 @@ rule numersense_table2_conventions:
     log:
         "logs/numersense_table2_conventions.log",
     benchmark:
-        "logs/numersense_table2_conventions.benchmark.tsv",
+        "logs/numersense_table2_conventions.benchmark.tsv"
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
@@ -330,7 +330,7 @@ rule numersense_table3:
     log:
         "logs/numersense_table3.log",
     benchmark:
-        "logs/numersense_table3.benchmark.tsv",
+        "logs/numersense_table3.benchmark.tsv"
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
@@ -357,7 +357,7 @@ rule numersense_figure3:
     log:
         "logs/numersense_figure3.log",
     benchmark:
-        "logs/numersense_figure3.benchmark.tsv",
+        "logs/numersense_figure3.benchmark.tsv"
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
@@ -381,7 +381,7 @@ rule numersense_export:
     log:
         "logs/numersense_export/{ns_export}.log",
     benchmark:
-        "logs/numersense_export/{ns_export}.benchmark.tsv",
+        "logs/numersense_export/{ns_export}.benchmark.tsv"
     wildcard_constraints:
         ns_export="|".join(NS_EXPORTS.datasets) or "no-datasets",
     # A few small files: seconds of work, run where Snakemake runs, not queued.
@@ -406,7 +406,7 @@ rule numersense_harness_tasks:
     log:
         "logs/numersense_harness_tasks.log",
     benchmark:
-        "logs/numersense_harness_tasks.benchmark.tsv",
+        "logs/numersense_harness_tasks.benchmark.tsv"
     # Small text files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:

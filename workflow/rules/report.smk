@@ -28,7 +28,7 @@ rule report_page:
     log:
         "logs/report_page/{paper}.log",
     benchmark:
-        "logs/report_page/{paper}.benchmark.tsv",
+        "logs/report_page/{paper}.benchmark.tsv"
     wildcard_constraints:
         paper="|".join(RP.papers) or "no-papers",
     # Under a cluster profile: a second's work, not worth a queue wait.

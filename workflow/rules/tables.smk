@@ -14,7 +14,7 @@ rule table_wikipedia_stats:
     log:
         "logs/table_wikipedia_stats.log",
     benchmark:
-        "logs/table_wikipedia_stats.benchmark.tsv",
+        "logs/table_wikipedia_stats.benchmark.tsv"
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:

@@ -14,7 +14,7 @@ rule wikipedia_plan:
     log:
         "logs/wikipedia_plan.log",
     benchmark:
-        "logs/wikipedia_plan.benchmark.tsv",
+        "logs/wikipedia_plan.benchmark.tsv"
     conda:
         ENVS / "wikipedia.yaml"
     threads: 1
@@ -44,7 +44,7 @@ rule wikipedia_shard:
     log:
         "logs/wikipedia_shard/{shard}.log",
     benchmark:
-        "logs/wikipedia_shard/{shard}.benchmark.tsv",
+        "logs/wikipedia_shard/{shard}.benchmark.tsv"
     wildcard_constraints:
         shard=r"\d{4}",
     conda:
@@ -75,7 +75,7 @@ rule wikipedia_gather:
     log:
         "logs/wikipedia_gather.log",
     benchmark:
-        "logs/wikipedia_gather.benchmark.tsv",
+        "logs/wikipedia_gather.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:

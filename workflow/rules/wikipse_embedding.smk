@@ -10,7 +10,7 @@ rule wikipse_embed:
     log:
         "logs/wikipse_embed/{wp_model}-{wp_corpus}-{wp_dim}.log",
     benchmark:
-        "logs/wikipse_embed/{wp_model}-{wp_corpus}-{wp_dim}.benchmark.tsv",
+        "logs/wikipse_embed/{wp_model}-{wp_corpus}-{wp_dim}.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -37,7 +37,7 @@ use rule wikipse_embed as wikipse_embed_authors with:
     log:
         "logs/wikipse_embed_authors/{wp_model}-{wp_corpus}-{wp_dim}.log",
     benchmark:
-        "logs/wikipse_embed_authors/{wp_model}-{wp_corpus}-{wp_dim}.benchmark.tsv",
+        "logs/wikipse_embed_authors/{wp_model}-{wp_corpus}-{wp_dim}.benchmark.tsv"
     params:
         corpus=WP.authors_corpus_path,
         settings=WP.embedding_arguments,
@@ -55,7 +55,7 @@ rule wikipse_authors_vectors:
     log:
         "logs/wikipse_authors_vectors/{wp_model}-{wp_corpus}-{wp_dim}.log",
     benchmark:
-        "logs/wikipse_authors_vectors/{wp_model}-{wp_corpus}-{wp_dim}.benchmark.tsv",
+        "logs/wikipse_authors_vectors/{wp_model}-{wp_corpus}-{wp_dim}.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -77,7 +77,7 @@ use rule wikipse_authors_vectors as wikipse_extra_vectors with:
     log:
         "logs/wikipse_extra_vectors/{wp_extra}.log",
     benchmark:
-        "logs/wikipse_extra_vectors/{wp_extra}.benchmark.tsv",
+        "logs/wikipse_extra_vectors/{wp_extra}.benchmark.tsv"
     params:
         files=WP.extra_import_arguments,
 
@@ -92,7 +92,7 @@ rule wikipse_aggregate:
     log:
         "logs/wikipse_aggregate/{wp_model}-{wp_dim}.log",
     benchmark:
-        "logs/wikipse_aggregate/{wp_model}-{wp_dim}.benchmark.tsv",
+        "logs/wikipse_aggregate/{wp_model}-{wp_dim}.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -119,6 +119,6 @@ use rule wikipse_aggregate as wikipse_aggregate_authors with:
     log:
         "logs/wikipse_aggregate_authors/{wp_origin}/{wp_model}-{wp_dim}.log",
     benchmark:
-        "logs/wikipse_aggregate_authors/{wp_origin}/{wp_model}-{wp_dim}.benchmark.tsv",
+        "logs/wikipse_aggregate_authors/{wp_origin}/{wp_model}-{wp_dim}.benchmark.tsv"
     params:
         words=WP.released_words(),

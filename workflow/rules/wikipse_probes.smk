@@ -12,7 +12,7 @@ rule wikipse_probe:
     log:
         "logs/wikipse_probe/{wp_variant}/{wp_model}-{wp_kind}-{wp_dim}.log",
     benchmark:
-        "logs/wikipse_probe/{wp_variant}/{wp_model}-{wp_kind}-{wp_dim}.benchmark.tsv",
+        "logs/wikipse_probe/{wp_variant}/{wp_model}-{wp_kind}-{wp_dim}.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -41,7 +41,7 @@ use rule wikipse_probe as wikipse_extra_probe with:
     log:
         "logs/wikipse_extra_probe/{wp_variant}/{wp_extra}.log",
     benchmark:
-        "logs/wikipse_extra_probe/{wp_variant}/{wp_extra}.benchmark.tsv",
+        "logs/wikipse_extra_probe/{wp_variant}/{wp_extra}.benchmark.tsv"
     params:
         splits=WP.split_arguments,
         settings=WP.extra_probe_arguments,
@@ -58,7 +58,7 @@ rule wikipse_released_stats:
     log:
         "logs/wikipse_released_stats.log",
     benchmark:
-        "logs/wikipse_released_stats.benchmark.tsv",
+        "logs/wikipse_released_stats.benchmark.tsv"
     # A table from two small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
@@ -82,7 +82,7 @@ rule wikipse_baselines:
     log:
         "logs/wikipse_baselines/{wp_variant}.log",
     benchmark:
-        "logs/wikipse_baselines/{wp_variant}.benchmark.tsv",
+        "logs/wikipse_baselines/{wp_variant}.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -108,7 +108,7 @@ rule wikipse_table:
     log:
         "logs/wikipse_table/{wp_table}_{wp_variant}.log",
     benchmark:
-        "logs/wikipse_table/{wp_table}_{wp_variant}.benchmark.tsv",
+        "logs/wikipse_table/{wp_table}_{wp_variant}.benchmark.tsv"
     wildcard_constraints:
         wp_table="table2|table3|table4",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
@@ -136,7 +136,7 @@ rule wikipse_variants_table:
     log:
         "logs/wikipse_variants_table/{wp_table}.log",
     benchmark:
-        "logs/wikipse_variants_table/{wp_table}.benchmark.tsv",
+        "logs/wikipse_variants_table/{wp_table}.benchmark.tsv"
     wildcard_constraints:
         wp_table="table2|table4",
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
@@ -163,7 +163,7 @@ rule wikipse_public:
     log:
         "logs/wikipse_public/{wp_variant}.log",
     benchmark:
-        "logs/wikipse_public/{wp_variant}.benchmark.tsv",
+        "logs/wikipse_public/{wp_variant}.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: WP.probe_threads()

@@ -12,7 +12,7 @@ rule wikipse_freebase:
     log:
         "logs/wikipse_freebase.log",
     benchmark:
-        "logs/wikipse_freebase.benchmark.tsv",
+        "logs/wikipse_freebase.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -38,7 +38,7 @@ rule wikipse_typing:
     log:
         "logs/wikipse_typing.log",
     benchmark:
-        "logs/wikipse_typing.benchmark.tsv",
+        "logs/wikipse_typing.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -68,7 +68,7 @@ rule wikipse_corpus_shard:
     log:
         "logs/wikipse_corpus_shard/{shard}.log",
     benchmark:
-        "logs/wikipse_corpus_shard/{shard}.benchmark.tsv",
+        "logs/wikipse_corpus_shard/{shard}.benchmark.tsv"
     wildcard_constraints:
         shard=r"\d{4}",
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
@@ -103,7 +103,7 @@ rule wikipse_corpus:
     log:
         "logs/wikipse_corpus.log",
     benchmark:
-        "logs/wikipse_corpus.benchmark.tsv",
+        "logs/wikipse_corpus.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -134,7 +134,7 @@ rule wikipse_dataset:
     log:
         "logs/wikipse_dataset.log",
     benchmark:
-        "logs/wikipse_dataset.benchmark.tsv",
+        "logs/wikipse_dataset.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -163,7 +163,7 @@ rule wikipse_released:
     log:
         "logs/wikipse_released.log",
     benchmark:
-        "logs/wikipse_released.benchmark.tsv",
+        "logs/wikipse_released.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -184,7 +184,7 @@ rule wikipse_export:
     log:
         "logs/wikipse_export/{wp_dataset}.log",
     benchmark:
-        "logs/wikipse_export/{wp_dataset}.benchmark.tsv",
+        "logs/wikipse_export/{wp_dataset}.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1

@@ -12,7 +12,7 @@ rule wikipse_supersense_dataset:
     log:
         "logs/wikipse_supersense_dataset.log",
     benchmark:
-        "logs/wikipse_supersense_dataset.benchmark.tsv",
+        "logs/wikipse_supersense_dataset.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -39,7 +39,7 @@ rule wikipse_supersense_probe:
     log:
         "logs/wikipse_supersense_probe.log",
     benchmark:
-        "logs/wikipse_supersense_probe.benchmark.tsv",
+        "logs/wikipse_supersense_probe.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -65,7 +65,7 @@ rule wikipse_table8:
     log:
         "logs/wikipse_table8.log",
     benchmark:
-        "logs/wikipse_table8.benchmark.tsv",
+        "logs/wikipse_table8.benchmark.tsv"
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
@@ -90,7 +90,7 @@ rule wikipse_supersense_export:
     log:
         "logs/wikipse_supersense_export.log",
     benchmark:
-        "logs/wikipse_supersense_export.benchmark.tsv",
+        "logs/wikipse_supersense_export.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1

@@ -11,7 +11,7 @@ rule wikipse_nlp:
     log:
         "logs/wikipse_nlp.log",
     benchmark:
-        "logs/wikipse_nlp.benchmark.tsv",
+        "logs/wikipse_nlp.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -33,7 +33,7 @@ rule wikipse_mc:
     log:
         "logs/wikipse_mc.log",
     benchmark:
-        "logs/wikipse_mc.benchmark.tsv",
+        "logs/wikipse_mc.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -58,7 +58,7 @@ rule wikipse_table5:
     log:
         "logs/wikipse_table5.log",
     benchmark:
-        "logs/wikipse_table5.benchmark.tsv",
+        "logs/wikipse_table5.benchmark.tsv"
     # A table from small files: seconds of work, run where Snakemake runs, not queued.
     localrule: True
     conda:
@@ -84,7 +84,7 @@ rule wikipse_similarity:
     log:
         "logs/wikipse_similarity.log",
     benchmark:
-        "logs/wikipse_similarity.benchmark.tsv",
+        "logs/wikipse_similarity.benchmark.tsv"
     conda:
         ENVS / "wikipse.yaml"
     threads: 1
@@ -105,7 +105,7 @@ rule wikipse_analyses:
     log:
         "logs/wikipse_analyses.log",
     benchmark:
-        "logs/wikipse_analyses.benchmark.tsv",
+        "logs/wikipse_analyses.benchmark.tsv"
     # Killed for memory: once more with twice as much (resources.grows_with_attempt).
     retries: 1
     conda:
@@ -131,7 +131,7 @@ use rule wikipse_nlp as wikipse_nlp_authors with:
     log:
         "logs/wikipse_nlp_authors.log",
     benchmark:
-        "logs/wikipse_nlp_authors.benchmark.tsv",
+        "logs/wikipse_nlp_authors.benchmark.tsv"
     params:
         arguments=WP.nlp_arguments("authors_corpus"),
         seed=config["seed"],
@@ -145,7 +145,7 @@ use rule wikipse_mc as wikipse_mc_authors with:
     log:
         "logs/wikipse_mc_authors.log",
     benchmark:
-        "logs/wikipse_mc_authors.benchmark.tsv",
+        "logs/wikipse_mc_authors.benchmark.tsv"
     params:
         arguments=WP.mc_arguments("authors_corpus"),
         seed=config["seed"],
@@ -161,7 +161,7 @@ use rule wikipse_table5 as wikipse_table5_authors with:
     log:
         "logs/wikipse_table5_authors.log",
     benchmark:
-        "logs/wikipse_table5_authors.benchmark.tsv",
+        "logs/wikipse_table5_authors.benchmark.tsv"
     params:
         variant="authors_corpus",
 
@@ -176,7 +176,7 @@ use rule wikipse_similarity as wikipse_similarity_authors with:
     log:
         "logs/wikipse_similarity_authors.log",
     benchmark:
-        "logs/wikipse_similarity_authors.benchmark.tsv",
+        "logs/wikipse_similarity_authors.benchmark.tsv"
     params:
         arguments=WP.similarity_arguments("authors_corpus"),
 
@@ -189,7 +189,7 @@ use rule wikipse_analyses as wikipse_analyses_authors with:
     log:
         "logs/wikipse_analyses_authors.log",
     benchmark:
-        "logs/wikipse_analyses_authors.benchmark.tsv",
+        "logs/wikipse_analyses_authors.benchmark.tsv"
     params:
         arguments=WP.analysis_arguments("authors_corpus"),
         out=lambda wildcards, output: Path(output[0]).parent,

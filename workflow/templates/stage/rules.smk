@@ -14,7 +14,7 @@ rule STAGE_NAME_counts:
     log:
         "logs/STAGE_NAME_counts.log",
     benchmark:
-        "logs/STAGE_NAME_counts.benchmark.tsv",
+        "logs/STAGE_NAME_counts.benchmark.tsv"
     conda:
         ENVS / "core.yaml"
     threads: 1
