@@ -119,8 +119,11 @@ def target_lines(results: Results, found: Mapping[str, Estimate]) -> list[str]:
     tier_met, tier_text = tier_verdict(stages, missing)
     verdicts = {name: memory(results, name) for name in found}
     failing = [name for name, (met, _) in verdicts.items() if not met]
-    lines = [f"- Paper tier ≤ 24 h wall on 32 cores / 128 GB: {verdict(tier_met)}, "
-             f"{tier_text} ({EXTRAPOLATED}).", *glove_lines(results, found),
+    lines = [f"- Paper tier ≤ 24 h wall on 32 cores / 128 GB, its benchmarked stages alone: "
+             f"{verdict(tier_met)}, {tier_text} ({EXTRAPOLATED}). The whole run, with the "
+             "stages not benchmarked here and the DAG's order: `reprobe estimate --configfile "
+             "config/paper.yaml --cores 32 --mem-gb 128 --gpus 1` (README's tier table).",
+             *glove_lines(results, found),
              f"- No step's peak RSS growing with the whole input, except a model's "
              f"(vocabulary × dimension): {verdict(not failing if verdicts else None)}"
              + (f"; grows with the whole input: {', '.join(f'`{n}`' for n in failing)}."
