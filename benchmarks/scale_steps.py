@@ -301,7 +301,7 @@ STEPS: tuple[Step, ...] = (
     training("glove"),
     training("word2vec"),
     training("fasttext"),
-    Step("wikipse_embed", ("wikipse_embed",), "tokens", 32, "sskip", embed_argv, corpus_tokens,
+    Step("wikipse_embed", ("wikipse_embed",), "tokens", 16, "sskip", embed_argv, corpus_tokens,
          Paper(550e6, f"training job: SSKIP {SSKIP_DIM}d on one corpus",
                "the WIKI-PSE corpus: 550 million tokens (Yaghoobzadeh et al. 2019, §3); 16 "
                "jobs (SKIP and SSKIP, word and word/S-class corpora, 100-400d), costed as "

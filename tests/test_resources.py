@@ -15,6 +15,8 @@ from reprobe.resources import (
     Scale,
     grows_with_attempt,
     job_resources,
+    measured_threads,
+    on_threads,
     read_costs,
     requested,
     rule_scale,
@@ -119,3 +121,14 @@ def test_retries_only_where_they_can_help() -> None:
             assert ".resources(" in block or "_resources(" in block, name
     # The fetch retries network errors itself; a checksum mismatch is reported once.
     assert "retries:" not in blocks["fetch_source"]
+
+
+def test_a_threaded_rules_run_time_follows_the_jobs_threads(tmp_path: Path) -> None:
+    costs = tmp_path / "costs.json"
+    costs.write_text(json.dumps({"rules": {"train": {
+        "mem_mb": [100, 0], "runtime_min": [60, 0], "threads": 16, "from": "x"}}}))
+    runtime = on_threads(rule_scale("train", costs).runtime_min(0) * RUNTIME_MARGIN,
+                         measured_threads("train", costs))
+    assert runtime(None, 16) == 120 and runtime(None, 8) == 240 and runtime(None, 64) == 30
+    assert on_threads(119.2, None) == 120 and on_threads(1, None) == 5
+    assert on_threads(1, 16)(None, 1) == 16  # the floor applies after the threads

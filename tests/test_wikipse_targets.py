@@ -175,7 +175,8 @@ def test_resources_scale_with_shards_and_dimensions() -> None:
     # Each embedding job by its own dimension: the model is vocabulary × dimension.
     embed = paper.resources("wikipse_embed")
     assert embed["mem_mb"](dim(wp_dim="400"), 1) > 3 * embed["mem_mb"](dim(wp_dim="100"), 1)
-    assert embed["runtime"](dim(wp_dim="400")) > embed["runtime"](dim(wp_dim="100"))
+    assert embed["runtime"](dim(wp_dim="400"), 32) > embed["runtime"](dim(wp_dim="100"), 32)
+    assert embed["runtime"](dim(wp_dim="400"), 16) > embed["runtime"](dim(wp_dim="400"), 32)
     assert embed["mem_mb"](None, 1) == embed["mem_mb"](dim(wp_dim="400"), 1)
     assert small.resources("wikipse_mc")["mem_mb"](None, 2) == 2 * small.resources(
         "wikipse_mc")["mem_mb"](None, 1)

@@ -90,11 +90,33 @@ def output_mb(rule: str, units: float, path: Path = COSTS) -> int | None:
     return None if sizes is None else math.ceil(sizes[0] + sizes[1] * units)
 
 
+def measured_threads(rule: str, path: Path = COSTS) -> int | None:
+    """The threads a threaded rule's run time was measured for (None: a one-thread rule)."""
+    return read_costs(path)["rules"][rule].get("threads")
+
+
+def on_threads(runtime: float, measured: int | None) -> Any:
+    """A requested run time (minutes, margin included) as Snakemake's `runtime`: as is, or,
+    for a rule measured on `measured` threads, a function of the job's own threads (its work
+    spread evenly over them); never below MIN_RUNTIME_MIN."""
+    if measured is None:
+        return max(MIN_RUNTIME_MIN, math.ceil(runtime))
+
+    def scaled_runtime(wildcards: Any, threads: int) -> int:
+        """runtime (minutes) on this job's threads."""
+        return max(MIN_RUNTIME_MIN, math.ceil(runtime * measured / max(threads, 1)))
+
+    return scaled_runtime
+
+
 def job_resources(rule: str, units: float = 0) -> dict[str, Any]:
     """A rule's `resources:` (mem_mb by attempt, runtime, and output_mb where measured: a
     resource no scheduler limits, which `reprobe estimate` adds up) for this many units."""
-    mem_mb, runtime = requested(rule_scale(rule), units)
-    found = {"mem_mb": grows_with_attempt(mem_mb), "runtime": runtime}
+    scale = rule_scale(rule)
+    mem_mb = requested(scale, units)[0]
+    found = {"mem_mb": grows_with_attempt(mem_mb),
+             "runtime": on_threads(scale.runtime_min(units) * RUNTIME_MARGIN,
+                                   measured_threads(rule))}
     written = output_mb(rule, units)
     return found if written is None else {**found, "output_mb": written}
 
@@ -107,9 +129,12 @@ def per_job_resources(rule: str, units_of: Callable[[Any], float]) -> dict[str, 
         """mem_mb of this job for this attempt."""
         return requested(scale, units_of(wildcards))[0] * 2 ** (attempt - 1)
 
-    def runtime(wildcards: Any) -> int:
-        """runtime (minutes) of this job."""
-        return requested(scale, units_of(wildcards))[1]
+    measured = measured_threads(rule) or 1
+
+    def runtime(wildcards: Any, threads: int) -> int:
+        """runtime (minutes) of this job on its threads."""
+        minutes = scale.runtime_min(units_of(wildcards)) * RUNTIME_MARGIN
+        return max(MIN_RUNTIME_MIN, math.ceil(minutes * measured / max(threads, 1)))
 
     found: dict[str, Any] = {"mem_mb": memory, "runtime": runtime}
     if read_costs()["rules"][rule].get("output_mb") is not None:
