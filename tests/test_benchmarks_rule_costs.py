@@ -99,3 +99,30 @@ def test_a_derived_paper_job_stands_for_an_unbenchmarked_one() -> None:
     runtime = rule_costs.DERIVED["numersense_probe"]["runtime_min"]
     assert entry["runtime_min"][0] + 3 * entry["runtime_min"][1] == pytest.approx(runtime, 1e-3)
     assert "derived:" in entry["from"]
+
+
+def test_the_units_mirror_what_each_stages_targets_count() -> None:
+    from types import SimpleNamespace
+
+    from reprobe.config import fill_defaults, load_yaml
+    from reprobe.numeracy.targets import NumeracyTargets
+    from reprobe.numersense.targets import NumerSenseTargets
+    from reprobe.resources import requested, rule_scale, wikipedia_resources
+    from reprobe.wikipse.targets import WikiPseTargets
+
+    paper = load_yaml(REPO / "config" / "paper.yaml")
+    fill_defaults(paper)
+    shards = [f"{k:04d}" for k in range(paper["wikipedia"]["shards"])]
+    raw = lambda name: f"data/raw/{name}/{name}"  # noqa: E731
+    largest = SimpleNamespace(wp_dim=str(max(paper["wikipse"]["embeddings"]["dims"])))
+    asked = {
+        "wikipedia_shard": wikipedia_resources(paper["wikipedia"], "wikipedia_shard"),
+        "wikipedia_gather": wikipedia_resources(paper["wikipedia"], "wikipedia_gather"),
+        "numeracy_train": NumeracyTargets(paper, {}, str).resources("numeracy_train"),
+        "numersense_probe": NumerSenseTargets(paper, raw).resources("numersense_probe"),
+        "wikipse_typing": WikiPseTargets(paper, raw, shards).resources("wikipse_typing"),
+        "wikipse_embed": WikiPseTargets(paper, raw, shards).resources("wikipse_embed")}
+    for rule, resources in asked.items():
+        wildcards = largest if rule == "wikipse_embed" else None
+        expected = requested(rule_scale(rule), rule_costs.config_units(rule, paper))[0]
+        assert resources["mem_mb"](wildcards, 1) == expected, rule

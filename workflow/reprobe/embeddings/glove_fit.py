@@ -19,18 +19,15 @@ cache holds the file's pages, which the kernel may drop at any time.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import njit, prange
 
-from reprobe.embeddings.numba_kernels import GOLDEN, prefetch, splitmix64
+from reprobe.embeddings.numba_kernels import GOLDEN, numba_threads, prefetch, splitmix64
 
 log = logging.getLogger(__name__)
 
@@ -190,18 +187,6 @@ def adagrad_epoch(rows: np.ndarray, squares: np.ndarray, entries: np.ndarray,
     return losses
 
 
-@contextlib.contextmanager
-def numba_threads(threads: int) -> Iterator[int]:
-    """numba's thread count set to `threads` (at most its pool's size), the caller's restored."""
-    previous, usable = numba.get_num_threads(), min(threads, numba.config.NUMBA_NUM_THREADS)
-    if usable < threads:
-        log.warning("GloVe: %d threads asked, numba has %d", threads, usable)
-    numba.set_num_threads(usable)
-    try:
-        yield usable
-    finally:
-        numba.set_num_threads(previous)
-
 
 def order_rng(seed: int) -> np.random.Generator:
     """The stream the epochs' orders are drawn from (the initial rows take `seed` itself)."""
@@ -239,7 +224,7 @@ def fit_glove(entries: np.ndarray, size: int, *, dim: int, x_max: float, alpha: 
     rng = order_rng(seed)
     blocks = math.ceil(len(entries) / block_entries)
     losses = []
-    with numba_threads(threads) as usable:
+    with numba_threads(threads, "GloVe") as usable:
         for epoch in range(epochs):
             start = time.perf_counter()
             plan, state = epoch_plan(blocks, rng)

@@ -1,18 +1,25 @@
-"""numba kernels' shared pieces: a counter-based random stream and a cache prefetch hint.
+"""numba kernels' shared pieces: a counter-based random stream, a cache prefetch hint, and
+the thread count a kernel runs on.
 
-Both are inlined into the kernels that use them (GloVe's fit, SSKIP's training): a call
-between numba functions would pass every array with reference counting.
+The first two are inlined into the kernels that use them (GloVe's fit, SSKIP's training): a
+call between numba functions would pass every array with reference counting.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+from collections.abc import Iterator
 from typing import Any
 
+import numba
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+log = logging.getLogger(__name__)
 
 # splitmix64's constants (Steele, Lea and Flood 2014).
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -51,3 +58,17 @@ def prefetch(typingctx: object, array: types.Array, index: types.Integer) -> tup
         return context.get_dummy_value()
 
     return types.void(array, index), codegen
+
+
+@contextlib.contextmanager
+def numba_threads(threads: int, who: str) -> Iterator[int]:
+    """numba's thread count set to `threads` (at most its pool's size), the caller's restored;
+    `who` names the step in the warning when the pool is smaller."""
+    previous, usable = numba.get_num_threads(), min(threads, numba.config.NUMBA_NUM_THREADS)
+    if usable < threads:
+        log.warning("%s: %d threads asked, numba has %d", who, threads, usable)
+    numba.set_num_threads(usable)
+    try:
+        yield usable
+    finally:
+        numba.set_num_threads(previous)

@@ -42,17 +42,15 @@ import tempfile
 import time
 from array import array
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-import numba
 import numpy as np
 from gensim.models import KeyedVectors
 from numba import njit, prange
 from tqdm import tqdm
 
-from reprobe.embeddings.numba_kernels import prefetch, splitmix64
+from reprobe.embeddings.numba_kernels import numba_threads, prefetch, splitmix64
 from reprobe.embeddings.train import check_finite
 from reprobe.errors import InputFormatError
 from reprobe.wikipse.embedding.embedding_settings import SSkipConfig
@@ -289,18 +287,6 @@ def chunk_seeds(seed: int, epoch: int, chunks: range) -> np.ndarray:
                      for chunk in chunks], dtype=np.uint64)
 
 
-@contextlib.contextmanager
-def numba_threads(workers: int) -> Iterator[int]:
-    """numba's thread count set to workers (at most the pool's size), the caller's restored."""
-    previous, threads = numba.get_num_threads(), min(workers, numba.config.NUMBA_NUM_THREADS)
-    if threads < workers:
-        log.warning("SSKIP: %d workers asked, numba has %d threads", workers, threads)
-    numba.set_num_threads(threads)
-    try:
-        yield threads
-    finally:
-        numba.set_num_threads(previous)
-
 
 def train_arrays(ids: np.ndarray, starts: np.ndarray, counts: np.ndarray,
                  config: SSkipConfig) -> np.ndarray:
@@ -316,7 +302,7 @@ def train_arrays(ids: np.ndarray, starts: np.ndarray, counts: np.ndarray,
     log.info("SSKIP: %d words, vocabulary %d, dim %d, window %d, %d negatives, %d epochs; "
              "%d chunks; W_in + C %.2f GB", words, vocabulary, dim, window, config.negative,
              config.epochs, chunks, (w_in.nbytes + c_out.nbytes) / 1e9)
-    with numba_threads(config.workers) as threads:
+    with numba_threads(config.workers, "SSKIP") as threads:
         for epoch in range(config.epochs):
             start = time.perf_counter()
             with tqdm(total=words, desc=f"SSKIP epoch {epoch + 1}/{config.epochs}",
