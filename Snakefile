@@ -52,10 +52,12 @@ include: "workflow/rules/report.smk"
 report: "workflow/report/workflow.rst"
 
 
+# Sources are fetched as the jobs that read them need them: one a config names but no job reads
+# (an alternative such as the monthly Reddit dumps) is not downloaded. `reprobe sources fetch`
+# mirrors them all.
 rule all:
     default_target: True
     input:
-        ALL_SOURCES,
         TABLES,
         STAGE_TABLES.values(),
         STAGE_EXPORTS.values(),

@@ -77,6 +77,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "docs/scale.md), the plots beside it under scale/, and costs.json")
     parser.add_argument("--from-json", type=Path, metavar="PATH",
                         help="run nothing: report the measurements a --json file holds")
+    parser.add_argument("--keep", type=Path, metavar="PATH",
+                        help="an earlier --json: its steps not run now are kept (rerun some "
+                        "steps, report them all)")
     parser.add_argument("--costs", type=Path, default=COSTS, metavar="PATH",
                         help="where --update-readme writes costs.json (default "
                         "workflow/reprobe/costs.json)")
@@ -168,6 +171,20 @@ def read_results(path: Path) -> Results:
                    run["host"], run["cores"])
 
 
+def kept_with(earlier: Results, now: Results) -> Results:
+    """The earlier results with the steps run now replaced (both commands recorded; the size
+    ladder must be the same)."""
+    if earlier.mode != now.mode:
+        raise SystemExit(f"--keep: that run was --{earlier.mode}, this one --{now.mode}")
+    points = {**earlier.points, **now.points}
+    failures = {**{name: why for name, why in earlier.failures.items()
+                   if name not in now.points}, **now.failures}
+    order = [*BENCHMARKED, *SERIES.values()]
+    return Results({name: points[name] for name in order if name in points}, failures,
+                   now.mode, f"{earlier.command}; then {now.command}", now.date, now.host,
+                   now.cores)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; print the Markdown or write the page, plots and costs.json."""
     args = parse_args(argv)
@@ -183,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
             points, failures = run_all(args.steps, mode, work, args.interval)
         results = Results(points, failures, mode, command, date, host, host["cores"])
         print(f"done in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    if args.keep:
+        results = kept_with(read_results(args.keep), results)
     if args.json:
         from dataclasses import asdict
 

@@ -150,7 +150,7 @@ def cached(meta_path: Path, kind: type, **expected: object) -> object | None:
         return None
     info = kind(**json.loads(meta_path.read_text(encoding="utf-8")))
     matches = all(getattr(info, key) == value for key, value in expected.items())
-    return info if matches and Path(info.path).is_file() else None
+    return info if matches and Path(info.path).exists() else None
 
 
 def write_corpus(folder: Path, tokens: int, seed: int = 0) -> CorpusInfo:

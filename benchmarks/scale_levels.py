@@ -3,14 +3,17 @@
 A *chain* is a family of generated inputs with its own ladder of sizes (LADDERS): "wiki" (a
 multistream dump of N excerpt pages, scale_wiki, its Freebase dump made from its titles,
 scale_inputs), "text" (a corpus of N tokens from the open vocabulary, scale_inputs), "sskip"
-(the same corpora on their own ladder: SSKIP at 400d is the slowest trainer) and "probe" (a
-WIKI-PSE dataset of N words a split with 400d vectors). A `Level` is one size of a chain: its
-folder, its input, and the settings config/paper.yaml gives the rules (`paper_settings`).
+(the same corpora on their own ladder: SSKIP at 400d is the slowest trainer), "probe" (a
+WIKI-PSE dataset of N words a split with 400d vectors), "vectors" (a published embedding file
+of N words, scale_vectors) and "stories" (N CNN stories, scale_stories). A `Level` is one size
+of a chain: its folder, its input, and the settings config/paper.yaml gives the rules
+(`paper_settings`).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +21,8 @@ from typing import Any
 
 from harness import REPO
 from scale_inputs import CorpusInfo, ProbeInfo, write_corpus, write_probe_data
+from scale_stories import StoriesInfo, write_stories
+from scale_vectors import VectorsInfo, write_vectors
 from scale_wiki import PAGES_PER_STREAM, WikiInfo, build_wiki
 
 FIGER_MAP = REPO / "data" / "samples" / "wikipse" / "figer_types.map"
@@ -32,7 +37,12 @@ LADDERS = {  # chain -> mode -> sizes (excerpt pages, or tokens)
               "default": [250_000, 500_000, 1_000_000, 2_000_000, 4_000_000]},
     "probe": {"tiny": [50, 100, 200], "quick": [1_383, 5_531, 22_125],
               "default": [2_766, 5_531, 11_062, 22_125, 44_250]},
+    "vectors": {"tiny": [500, 2_000, 8_000], "quick": [20_000, 80_000, 320_000],
+                "default": [20_000, 40_000, 80_000, 160_000, 320_000, 640_000]},
+    "stories": {"tiny": [10, 40, 160], "quick": [90, 360, 1_440],
+                "default": [90, 180, 360, 720, 1_440]},
 }
+Info = WikiInfo | CorpusInfo | ProbeInfo | VectorsInfo | StoriesInfo
 
 
 @dataclass(frozen=True)
@@ -42,7 +52,7 @@ class Level:
     chain: str
     size: int
     folder: Path
-    info: WikiInfo | CorpusInfo | ProbeInfo
+    info: Info
     settings: dict[str, str]
     cores: int
     shards: int = 1  # shards that make one about the ladder's smallest size (a fixed shard)
@@ -53,7 +63,7 @@ def paper_settings(cores: int) -> dict[str, str]:
     defaults filled in); the embedding workers are the machine's cores."""
     from reprobe.config import CHECKOUT, fill_defaults, load_yaml
     from reprobe.numeracy.retrain_settings import RetrainSettings
-    from reprobe.numeracy.settings import SelectionSettings
+    from reprobe.numeracy.settings import ContrastiveRules, KnnSettings, SelectionSettings
     from reprobe.step_settings import settings_json
     from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
     from reprobe.wikipse.settings import EmbeddingProbeSettings
@@ -66,6 +76,8 @@ def paper_settings(cores: int) -> dict[str, str]:
             "retrain": settings_json(config["numeracy"]["retrain"], RetrainSettings),
             "embed": settings_json(embeddings, EmbeddingSettings),
             "probe": settings_json(config["wikipse"]["probes"], EmbeddingProbeSettings),
+            "tests": settings_json(config["numeracy"], ContrastiveRules),
+            "knn": settings_json(config["numeracy"]["knn"], KnnSettings),
             "train_threads": str(config["numeracy"]["retrain"]["workers"]),
             "embed_threads": str(config["wikipse"]["embeddings"]["workers"])}
 
@@ -76,10 +88,16 @@ def make_level(chain: str, size: int, work: Path, settings: dict[str, str], core
     generated (or found in the cache)."""
     if chain == "wiki":
         folder = work / "wiki" / f"pages-{size}"
-        info: WikiInfo | CorpusInfo | ProbeInfo = build_wiki(folder, size)
+        info: Info = build_wiki(folder, size)
     elif chain == "probe":
         folder = work / "probe" / f"words-{size}"
         info = write_probe_data(folder, size, SSKIP_DIM, class_names())
+    elif chain == "vectors":
+        folder = work / "vectors" / f"words-{size}"
+        info = write_vectors(folder, size)
+    elif chain == "stories":
+        folder = work / "stories" / f"stories-{size}"
+        info = write_stories(folder, size)
     else:
         folder = work / chain / f"tokens-{size}"
         info = write_corpus(work / "corpora", size)
@@ -88,6 +106,11 @@ def make_level(chain: str, size: int, work: Path, settings: dict[str, str], core
     if isinstance(info, WikiInfo):  # a shard is at least one bz2 stream of the dump
         shards = min(shards, info.pages // PAGES_PER_STREAM)
     return Level(chain, size, folder, info, settings, cores, max(1, shards))
+
+
+def reprobe(*words: str | Path) -> list[str]:
+    """`python -m reprobe …` with this interpreter."""
+    return [sys.executable, "-m", "reprobe", *(str(word) for word in words)]
 
 
 # --- sizes read off the inputs and outputs ----------------------------------------------------
@@ -121,6 +144,18 @@ def probe_words(level: Level) -> float:
     return float(level.info.words)
 
 
+def vector_words(level: Level) -> float:
+    """Words in the embedding file."""
+    assert isinstance(level.info, VectorsInfo)
+    return float(level.info.words)
+
+
+def story_count(level: Level) -> float:
+    """Stories in the folder."""
+    assert isinstance(level.info, StoriesInfo)
+    return float(level.info.stories)
+
+
 def corpus_tokens(level: Level) -> float:
     """The training corpus's tokens."""
     assert isinstance(level.info, CorpusInfo)
@@ -141,6 +176,10 @@ def numeracy_tokens(level: Level) -> float:
 def level_details(level: Level) -> dict[str, float]:
     """What a level holds, for the report: pages, links, sentences, tokens, words."""
     info = level.info
+    if isinstance(info, StoriesInfo):
+        return {"stories": info.stories}
+    if isinstance(info, VectorsInfo):
+        return {"words": info.words, "numerals": info.numerals, "dimensions": info.dim}
     if isinstance(info, ProbeInfo):
         return {"train words": info.words, "test words": info.words, "dimensions": info.dim}
     if isinstance(info, CorpusInfo):

@@ -11,7 +11,6 @@ with as many threads as the machine has (the paper's are `threads`).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,8 +27,15 @@ from scale_levels import (
     numeracy_tokens,
     probe_words,
     read_json,
+    reprobe,
     shard_stat,
+    story_count,
+    vector_words,
 )
+from scale_numeracy import knn_argv, numeracy_probe_argv, numerals_argv, tests_argv, vectors_argv
+from scale_stories import SHARDS as NEWS_SHARDS
+from scale_stories import STORIES
+from scale_vectors import ALL_FILES_WORDS, LARGEST_WORDS
 from scale_wiki import RENDERED_SHARE, WikiInfo
 
 SHARD_MB = 90.0  # a shard of the paper's dump: 256 shards of ~90 MB bz2 (issue 32)
@@ -38,7 +44,8 @@ LINKS = 330e6  # links in English Wikipedia (issue 32)
 CHAIN_DETAILS = {
     "wiki": ("XML MB", "pages", "redirects", "links", "sentences", "tokens", "distinct words"),
     "text": ("sentences", "distinct words"), "sskip": ("sentences", "distinct words"),
-    "probe": ("dimensions",),
+    "probe": ("dimensions",), "vectors": ("words", "numerals"),
+    "stories": ("stories",),
 }
 
 
@@ -85,11 +92,6 @@ class Step:
 
 
 # --- commands ---------------------------------------------------------------------------------
-
-
-def reprobe(*words: str | Path) -> list[str]:
-    """`python -m reprobe …` with this interpreter."""
-    return [sys.executable, "-m", "reprobe", *(str(word) for word in words)]
 
 
 def plan_argv(level: Level) -> list[str]:
@@ -230,6 +232,12 @@ def probe_argv(level: Level) -> list[str]:
                    out / "predictions.npz")
 
 
+def newsnli_shard_argv(level: Level) -> list[str]:
+    """equate_newsnli_shard over the level's stories (one shard: all of them)."""
+    return reprobe("equate", "newsnli-shard", "--stories", level.info.path, "--shard", "0",
+                   "--shards", "1", "--output", level.folder / "newsnli" / "0000.parquet")
+
+
 # --- the table --------------------------------------------------------------------------------
 
 SHARD = Paper(SHARD_MB, "shard job", "English Wikipedia in config/paper.yaml's 256 shards of "
@@ -241,6 +249,10 @@ NUMERACY = "Num and All corpora: 56M sentences, 1.5B tokens each (Naik et al. 20
 # count 5, and rounded up.
 NUMERACY_VOCAB = ("; a vocabulary of ~2M words (estimated: no figure is published; WIKI-PSE's "
                   "500k at 550M tokens and min count 20, by Heaps' law, doubled for min count 5)")
+GLOVE_840B = ("glove.840B.300d.txt, the numeracy config's largest file: 2,196,017 words, "
+              "300d (its README)")
+VECTOR_FILES = (f"; 17 files, costed as the largest times their words x dimension / 300 (≈"
+                f"{ALL_FILES_WORDS / 1e6:.1f}M: scale_vectors.ALL_FILES_WORDS)")
 GLOVE_ENTRIES = r"(\d+) co-occurrence entries"
 GLOVE_EPOCH_SECONDS = r"GloVe epoch \d+/\d+: .*?, ([\d.]+) s, "
 
@@ -314,6 +326,29 @@ STEPS: tuple[Step, ...] = (
                "test splits: 44,250 words each (Yaghoobzadeh et al. 2019, §3); config/paper.yaml "
                "has 75 probe jobs of 100-400d, costed as 400d times dimension/400",
                jobs=75, work=48.0), vocabulary="train words"),
+    Step("numeracy_vectors", ("numeracy_vectors",), "words", 1, "vectors", vectors_argv,
+         vector_words, Paper(LARGEST_WORDS, "conversion job: one published file",
+                             GLOVE_840B + VECTOR_FILES, jobs=17,
+                             work=round(ALL_FILES_WORDS / LARGEST_WORDS, 1))),
+    Step("numeracy_numerals", ("numeracy_numerals",), "words", 1, "vectors", numerals_argv,
+         vector_words, Paper(LARGEST_WORDS, "job: one model's numerals", GLOVE_840B, jobs=17),
+         needs=("numeracy_vectors",)),
+    Step("numeracy_tests_mag", ("numeracy_shared_tests",), "words", 1, "vectors",
+         tests_argv("mag"), vector_words, needs=("numeracy_numerals",)),
+    Step("numeracy_tests_num", ("numeracy_shared_tests",), "words", 1, "vectors",
+         tests_argv("num"), vector_words, needs=("numeracy_numerals",)),
+    Step("numeracy_probe", ("numeracy_probe",), "words", 1, "vectors", numeracy_probe_argv,
+         vector_words, Paper(LARGEST_WORDS, "probe job: one model", GLOVE_840B + "; the tests "
+                             "are those of its own numerals here (one in 20 words)", jobs=17),
+         needs=("numeracy_tests_mag", "numeracy_tests_num")),
+    Step("equate_newsnli_shard", ("equate_newsnli_shard",), "stories", 1, "stories",
+         newsnli_shard_argv, story_count,
+         Paper(STORIES / NEWS_SHARDS, "shard job", f"config/paper.yaml: {STORIES:,} CNN stories "
+               f"in {NEWS_SHARDS} shard jobs (each also lists the whole folder)",
+               jobs=NEWS_SHARDS), whole_input=False),
+    Step("numeracy_knn", ("numeracy_knn",), "words a model", 1, "vectors", knn_argv,
+         vector_words, Paper(LARGEST_WORDS, "one job: 17 models", GLOVE_840B + "; every model "
+                             "costed as the largest"), needs=("numeracy_numerals",)),
 )
 BY_NAME = {step.name: step for step in STEPS}
 OUTPUTS = {  # what each step writes, as globs in its level's folder
@@ -326,7 +361,10 @@ OUTPUTS = {  # what each step writes, as globs in its level's folder
     "numeracy_select": ("num/parts",), "numeracy_corpus": ("num/corpus",),
     "numeracy_train_glove": ("glove.*",), "numeracy_train_word2vec": ("word2vec.*",),
     "numeracy_train_fasttext": ("fasttext.*",), "wikipse_embed": (f"sskip-{SSKIP_DIM}",),
-    "wikipse_probe": ("probe",),
+    "wikipse_probe": ("probe",), "numeracy_vectors": ("model.kv*",),
+    "numeracy_numerals": ("numerals.tsv", "table1.csv"), "numeracy_tests_mag": ("tests-mag",),
+    "numeracy_tests_num": ("tests-num",), "numeracy_probe": ("probe.csv",),
+    "numeracy_knn": ("knn.csv",), "equate_newsnli_shard": ("newsnli",),
 }
 BENCHMARKED = [step.name for step in STEPS if step.paper is not None]
 SERIES = {step.series_of: step.name for step in STEPS if step.series_of}

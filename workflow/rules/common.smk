@@ -66,7 +66,6 @@ def raw_target(name):
     return raw_target_path(name, SOURCES[name])
 
 
-ALL_SOURCES = [raw_target(name) for name in SOURCES]
 # The Wikipedia corpus (wikipedia.smk): absent from a config that reads no dump (the released-
 # data tier), and then no stage may ask for it (reprobe.config checks).
 WIKI_DIR = "data/processed/wikipedia"
