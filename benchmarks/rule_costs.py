@@ -119,6 +119,15 @@ NLI_PAIR_TOKENS, PROBE_TOKENS = 45.0, 17.4  # a premise and hypothesis; a NumerS
 LARGE_OVER_BASE = 3.5  # BERT-large's multiply-adds over BERT-base's (340M / 110M parameters, ~3x)
 NUMERSENSE_PROBES = 4_300  # a probe job: the core (1,132) and all (3,145) released probes
 LARGE_PAIRS_S = BERT_BASE_PROBES_S * PROBE_TOKENS / NLI_PAIR_TOKENS / LARGE_OVER_BASE
+# NumerSense's fine-tuning (config/paper.yaml): 8,979 GenericsKB sentences x 3 epochs, taken as
+# probe-length (short generic sentences); a training step costs about 3 forward passes.
+FINETUNE_SENTENCES, FINETUNE_EPOCHS, TRAIN_OVER_FORWARD = 8_979, 3, 3.0
+FINETUNE_S = FINETUNE_SENTENCES * FINETUNE_EPOCHS / (BERT_BASE_PROBES_S / LARGE_OVER_BASE
+                                                       / TRAIN_OVER_FORWARD)
+# WIKI-PSE's MC: the attentive typer's CPU step (benchmarks/mention_typer.py, 400d, batch 1,000,
+# 2 threads), 10,000 steps an embedding, 5 embeddings a job (ours at 400d: word, wghtΣ, unifΣ;
+# GloVe and fastText at 300d, costed at 400d).
+TYPER_STEP_S, TYPER_STEPS, MC_EMBEDDINGS = 0.506, 10_000, 5
 DERIVED: dict[str, dict[str, Any]] = {
     "equate_score[other]": {
         "runtime_min": SHARD_PAIRS / QREAS_WORST_PAIRS_S / 60,
@@ -137,6 +146,17 @@ DERIVED: dict[str, dict[str, Any]] = {
         "step": f"derived: {NUMERSENSE_PROBES:,} probes at BERT-base's measured "
                 f"{BERT_BASE_PROBES_S:g} probes/s on 2 CPU threads / {LARGE_OVER_BASE:g} for a "
                 "large model (docs/benchmarks.md, MLM probing; a GPU is faster)"},
+    "numersense_finetune": {
+        "runtime_min": FINETUNE_S / 60,
+        "step": f"derived: {FINETUNE_SENTENCES:,} sentences x {FINETUNE_EPOCHS} epochs at "
+                f"BERT-base's measured {BERT_BASE_PROBES_S:g} probes/s on 2 CPU threads / "
+                f"{LARGE_OVER_BASE:g} for a large model / {TRAIN_OVER_FORWARD:g} for a training "
+                "step (docs/benchmarks.md, MLM probing; a GPU is faster)"},
+    "wikipse_mc": {
+        "runtime_min": TYPER_STEP_S * TYPER_STEPS * MC_EMBEDDINGS / 60,
+        "step": f"derived: {MC_EMBEDDINGS} embeddings x {TYPER_STEPS:,} steps at the typer's "
+                f"measured {TYPER_STEP_S:g} s a step of 1,000 mentions at 400d on 2 CPU threads "
+                "(benchmarks/mention_typer.py; a GPU is faster)"},
 }
 
 

@@ -98,7 +98,7 @@ def glove_lines(results: Results, found: Mapping[str, Estimate]) -> list[str]:
     if GLOVE_STEP not in found:
         return ["- GloVe, 25 epochs on one 1.5B-token corpus ≤ 3 h on 16 threads: unknown "
                 "(not measured)."]
-    met, text = glove_verdict(found[GLOVE_STEP])
+    met, text = glove_verdict(found[GLOVE_STEP], BY_NAME[GLOVE_STEP].threads)
     lines = [f"- GloVe, 25 epochs on one 1.5B-token corpus ≤ 3 h on 16 threads: "
              f"{verdict(met)}, {text} ({EXTRAPOLATED})."]
     entries = detail_fit(results.points[GLOVE_STEP], "co-occurrences")

@@ -259,7 +259,7 @@ GLOVE_EPOCH_SECONDS = r"GloVe epoch \d+/\d+: .*?, ([\d.]+) s, "
 
 def training(family: str) -> Step:
     """numeracy_train for one family: one job per corpus (Num, All)."""
-    return Step(f"numeracy_train_{family}", ("numeracy_train",), "tokens", 16, "text",
+    return Step(f"numeracy_train_{family}", ("numeracy_train",), "tokens", 8, "text",
                 train_argv(family), corpus_tokens,
                 Paper(1.5e9, f"training job: {family} on one corpus", NUMERACY + NUMERACY_VOCAB,
                       jobs=2, vocabulary=2e6),
@@ -313,7 +313,7 @@ STEPS: tuple[Step, ...] = (
     training("glove"),
     training("word2vec"),
     training("fasttext"),
-    Step("wikipse_embed", ("wikipse_embed",), "tokens", 16, "sskip", embed_argv, corpus_tokens,
+    Step("wikipse_embed", ("wikipse_embed",), "tokens", 8, "sskip", embed_argv, corpus_tokens,
          Paper(550e6, f"training job: SSKIP {SSKIP_DIM}d on one corpus",
                "the WIKI-PSE corpus: 550 million tokens (Yaghoobzadeh et al. 2019, §3); 16 "
                "jobs (SKIP and SSKIP, word and word/S-class corpora, 100-400d), costed as "

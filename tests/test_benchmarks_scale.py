@@ -21,6 +21,8 @@ import scale_inputs  # noqa: E402
 import scale_levels  # noqa: E402
 import scale_report  # noqa: E402
 import scale_steps  # noqa: E402
+import scale_stories  # noqa: E402
+import scale_vectors  # noqa: E402
 import scale_wiki  # noqa: E402
 
 from reprobe.embeddings.corpus import iter_token_lines  # noqa: E402
@@ -156,8 +158,12 @@ def test_extrapolation_to_the_paper_job(results) -> None:
     assert estimate.peak_rss_mb == pytest.approx(200.0)
     glove = scale_fit.estimate(scale_steps.BY_NAME["numeracy_train_glove"],
                                results.points["numeracy_train_glove"], cores=2)
-    # 2 threads here, 16 in the paper's job: the wall time is scaled by 2/16.
-    assert glove.wall_s == pytest.approx(1e-5 * 1.5e9 * 0.6 * 2 / 16)
+    # 2 threads here, 8 in the paper's job: the wall time is scaled by 2/8; the GloVe target
+    # is judged on 16 threads.
+    assert glove.wall_s == pytest.approx(1e-5 * 1.5e9 * 0.6 * 2 / 8)
+    hours = 1e-5 * 1.5e9 * 0.6 * 2 / 16 / 3600
+    assert scale_fit.glove_verdict(glove, 8) == (True, f"{hours:.2f} h on 16 threads (target "
+                                                       "≤ 3 h)")
     assert scale_fit.memory_verdict(scale_steps.BY_NAME["wikipse_typing"],
                                     results.points["wikipse_typing"])[0] is False
     assert scale_fit.memory_verdict(scale_steps.BY_NAME["numeracy_train_glove"],
@@ -194,7 +200,7 @@ def test_costs_json_has_the_agreed_shape(results) -> None:
         assert entry["paper"]["extrapolated"] is True
         assert entry["rules"] == list(scale_steps.BY_NAME[name].rules)
     glove = costs["steps"]["numeracy_train_glove"]
-    assert glove["threads"] == 16 and glove["paper"]["size"] == 1.5e9
+    assert glove["threads"] == 8 and glove["paper"]["size"] == 1.5e9
     assert glove["cpu_s"]["alpha"] == pytest.approx(1.0)
     assert glove["paper"]["cpu_s"] == pytest.approx(1e-5 * 1.5e9, rel=1e-3)
 
@@ -239,6 +245,10 @@ def test_each_step_runs_its_rules_command(wiki) -> None:
     levels = {"wiki": level, "text": scale_levels.Level("text", 10, folder, corpus, settings, 2),
               "probe": scale_levels.Level("probe", 10, folder, probe, settings, 2)}
     levels["sskip"] = levels["text"]
+    vectors = scale_vectors.VectorsInfo(str(folder / "v.txt"), 10, 1, 300, 0)
+    stories = scale_stories.StoriesInfo(str(folder / "stories"), 10, 0)
+    levels["vectors"] = scale_levels.Level("vectors", 10, folder, vectors, settings, 2)
+    levels["stories"] = scale_levels.Level("stories", 10, folder, stories, settings, 2)
     for step in scale_steps.STEPS:
         argv = step.argv(levels[step.chain])
         assert argv[:3] == [sys.executable, "-m", "reprobe"]
@@ -305,3 +315,44 @@ def test_a_trainer_costs_its_tokens_linearly_and_its_vocabulary_in_memory() -> N
     found = estimate(step, points, 2)
     assert found.cpu_s == pytest.approx(4e6 ** 1.2 / 1e5 / 4e6 * step.paper.size)
     assert found.peak_rss_mb == pytest.approx(150 + (step.paper.vocabulary - 50_000) / 1000)
+
+
+def test_an_embedding_file_holds_distinct_words_and_numerals_the_loader_reads(
+        tmp_path: Path) -> None:
+    from reprobe.embeddings.load import load_vectors
+
+    info = scale_vectors.write_vectors(tmp_path / "v", 400, dim=8)
+    vectors = load_vectors(Path(info.path), "glove_txt")
+    words = vectors.index_to_key
+    assert len(words) == len(set(words)) == 400 and vectors.vector_size == 8
+    numerals = [word for word in words if word[0].isdigit()]
+    assert len(numerals) == info.numerals == 400 // scale_vectors.NUMERAL_EVERY
+    assert scale_vectors.write_vectors(tmp_path / "v", 400, dim=8) == info  # cached
+
+
+def test_stories_are_read_as_cnn_stories_with_quantities(tmp_path: Path) -> None:
+    from reprobe.equate.sets.newsnli import has_quantity, iter_stories
+
+    info = scale_stories.write_stories(tmp_path / "s", 12)
+    stories = [story for _, story in iter_stories(Path(info.path))]
+    assert len(stories) == 12
+    assert all(len(story.paragraphs) == scale_stories.PARAGRAPHS for story in stories)
+    assert all(3 <= len(story.highlights) <= 4 for story in stories)
+    points = [point for story in stories for point in story.highlights]
+    assert 0 < sum(map(has_quantity, points)) < len(points)
+
+
+def test_a_rerun_of_some_steps_keeps_the_others() -> None:
+    from scale_fit import Point
+
+    def results(points: dict, command: str, mode: str = "quick") -> scale_report.Results:
+        return scale_report.Results(points, {}, mode, command, "d", {}, 2)
+
+    old = Point(1.0, 1.0, 1.0, 1.0, {}, 0.0)
+    new = Point(2.0, 2.0, 2.0, 2.0, {}, 0.0)
+    earlier = results({"wikipedia_shard": [old], "numeracy_vectors": [old]}, "first")
+    merged = scale.kept_with(earlier, results({"numeracy_vectors": [new]}, "second"))
+    assert merged.points == {"wikipedia_shard": [old], "numeracy_vectors": [new]}
+    assert merged.command == "first; then second"
+    with pytest.raises(SystemExit, match="--keep"):
+        scale.kept_with(earlier, results({}, "tiny", mode="tiny"))
