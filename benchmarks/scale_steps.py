@@ -329,10 +329,11 @@ STEPS: tuple[Step, ...] = (
     Step("numeracy_vectors", ("numeracy_vectors",), "words", 1, "vectors", vectors_argv,
          vector_words, Paper(LARGEST_WORDS, "conversion job: one published file",
                              GLOVE_840B + VECTOR_FILES, jobs=17,
-                             work=round(ALL_FILES_WORDS / LARGEST_WORDS, 1))),
+                             work=round(ALL_FILES_WORDS / LARGEST_WORDS, 1)),
+         vocabulary="words"),
     Step("numeracy_numerals", ("numeracy_numerals",), "words", 1, "vectors", numerals_argv,
          vector_words, Paper(LARGEST_WORDS, "job: one model's numerals", GLOVE_840B, jobs=17),
-         needs=("numeracy_vectors",)),
+         needs=("numeracy_vectors",), vocabulary="words"),
     Step("numeracy_tests_mag", ("numeracy_shared_tests",), "words", 1, "vectors",
          tests_argv("mag"), vector_words, needs=("numeracy_numerals",)),
     Step("numeracy_tests_num", ("numeracy_shared_tests",), "words", 1, "vectors",
@@ -340,7 +341,7 @@ STEPS: tuple[Step, ...] = (
     Step("numeracy_probe", ("numeracy_probe",), "words", 1, "vectors", numeracy_probe_argv,
          vector_words, Paper(LARGEST_WORDS, "probe job: one model", GLOVE_840B + "; the tests "
                              "are those of its own numerals here (one in 20 words)", jobs=17),
-         needs=("numeracy_tests_mag", "numeracy_tests_num")),
+         needs=("numeracy_tests_mag", "numeracy_tests_num"), vocabulary="words"),
     Step("equate_newsnli_shard", ("equate_newsnli_shard",), "stories", 1, "stories",
          newsnli_shard_argv, story_count,
          Paper(STORIES / NEWS_SHARDS, "shard job", f"config/paper.yaml: {STORIES:,} CNN stories "
@@ -348,7 +349,8 @@ STEPS: tuple[Step, ...] = (
                jobs=NEWS_SHARDS), whole_input=False),
     Step("numeracy_knn", ("numeracy_knn",), "words a model", 1, "vectors", knn_argv,
          vector_words, Paper(LARGEST_WORDS, "one job: 17 models", GLOVE_840B + "; every model "
-                             "costed as the largest"), needs=("numeracy_numerals",)),
+                             "costed as the largest"), needs=("numeracy_numerals",),
+         vocabulary="words"),
 )
 BY_NAME = {step.name: step for step in STEPS}
 OUTPUTS = {  # what each step writes, as globs in its level's folder

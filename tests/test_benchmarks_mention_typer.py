@@ -1,0 +1,23 @@
+"""benchmarks/mention_typer.py: it times the typer's training step at the sizes given."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+import mention_typer  # noqa: E402
+
+
+def test_a_small_typer_step_is_timed_and_reported(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "typer.json"
+    argv = ["--dim", "8", "--context", "2", "--batch", "4", "--steps", "1", "--warm-up", "1",
+            "--threads", "1", "--json", str(out)]
+    assert mention_typer.main(argv) == 0
+    found = json.loads(out.read_text(encoding="utf-8"))
+    assert found["dim"] == 8 and found["batch"] == 4 and found["step_s"] > 0
+    assert found["embedding_min"] == round(10_000 * found["step_s"] / 60, 1)
+    assert "mentions/s" in capsys.readouterr().out
