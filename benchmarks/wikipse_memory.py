@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """WIKI-PSE memory: peak RSS of counting link targets and of a corpus shard job's redirects,
-the old way (whole tables as Python objects) beside the new (Arrow, batches, filtered).
+the old way (whole tables as Python objects) beside the new (DuckDB within a budget; Arrow,
+batches, filtered).
 
 Synthetic inputs at --scales multiples of --links gathered links and --redirects redirects
 (seeded): link targets are drawn from a Zipf law (exponent 1.1) over a vocabulary of 4.5% of
@@ -12,7 +13,8 @@ draw from the same law.
 Each measurement is one child process (this script with --child), its peak RSS sampled every
 --interval s with the harness (`measure`):
   typing    old: the gathered target column read whole, `pc.value_counts`, a Python dict of
-            the distinct targets (what `wikipse typing` did); new: `link_target_counts`.
+            the distinct targets (what `wikipse typing` did); new: the count typing makes now
+            (DuckDB within a 256 MB budget, spilling beyond it).
   shard     the shard's links read, then old: the whole redirects table as a dict (what every
             `wikipse corpus-shard` job did); new: `read_redirects` of the shard's own distinct
             targets only. Both resolve the shard's targets through what they loaded.
@@ -108,14 +110,20 @@ def typing_old(links: Path) -> dict:
     return {"distinct": len(targets), "links": sum(targets.values())}
 
 
+TYPING_BUDGET_MB = 256  # the counting's memory budget (wikipedia.gather_memory_mb)
+
+
 def typing_new(links: Path) -> dict:
-    """`link_target_counts`: batches counted and merged with Arrow."""
-    import pyarrow.compute as pc
+    """Typing's count of the targets (`typing_spilled.type_dump_targets`): DuckDB within
+    TYPING_BUDGET_MB, spilling beyond it."""
+    from reprobe.wikipedia.spilled import duckdb_within, parquet_list
 
-    from reprobe.wikipse.resource.typing import link_target_counts
-
-    targets = link_target_counts(links)
-    return {"distinct": targets.num_rows, "links": pc.sum(targets["links"]).as_py()}
+    with duckdb_within(TYPING_BUDGET_MB, links.parent) as connection:
+        connection.execute("CREATE TEMP TABLE targets AS SELECT target, count(*) AS links "
+                           f"FROM read_parquet({parquet_list([links])}) GROUP BY target")
+        distinct, total = connection.execute(
+            "SELECT count(*), sum(links) FROM targets").fetchall()[0]
+    return {"distinct": int(distinct), "links": int(total)}
 
 
 def shard_table(shard_links: Path):

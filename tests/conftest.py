@@ -184,3 +184,22 @@ def default_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     workdir.with_name(workdir.name + ".md").write_text(result.stdout, encoding="utf-8")
     assert json.loads(report.read_text(encoding="utf-8"))["wall_s"] > 0
     return workdir
+
+
+def freebase_kinds(types: Path, titles: Path, only: list[str] | None = None,
+                   tmp: Path | None = None) -> dict[str, list[str]]:
+    """Title -> its Freebase types as typing joins them (`typing_spilled.freebase_source`),
+    for the titles `only` names (every title of the titles table when None)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from reprobe.wikipedia.spilled import duckdb_within
+    from reprobe.wikipse.resource.typing_spilled import freebase_source
+
+    wanted = only if only is not None else pq.read_table(titles)["title"].to_pylist()
+    with duckdb_within(64, tmp or titles.parent) as connection:
+        connection.register("wanted", pa.table({"target": pa.array(wanted, pa.string())}))
+        connection.execute("CREATE TEMP TABLE targets AS SELECT DISTINCT target FROM wanted")
+        freebase_source(connection, types, titles)
+        found = connection.execute("SELECT title, kinds FROM source ORDER BY title").fetchall()
+    return {title: list(kinds) for title, kinds in found}

@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import REPO
+from conftest import REPO, freebase_kinds
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import scale  # noqa: E402
@@ -29,7 +29,7 @@ from reprobe.embeddings.corpus import iter_token_lines  # noqa: E402
 from reprobe.wikipedia.plan import plan_shards  # noqa: E402
 from reprobe.wikipedia.shard import ShardOutputs, read_shard  # noqa: E402
 from reprobe.wikipse.resource.classes import read_types_map  # noqa: E402
-from reprobe.wikipse.resource.freebase import stream_freebase, title_types  # noqa: E402
+from reprobe.wikipse.resource.freebase import stream_freebase  # noqa: E402
 
 EXCERPT_PAGES = 10  # a dump of 30 pages is three copies of the excerpt's first ten
 
@@ -84,7 +84,7 @@ def test_freebase_reader_and_join_accept_the_generated_dump(wiki, tmp_path: Path
     counts = stream_freebase(Path(dump.path), types_map, types_out, titles_out)
     assert counts["lines"] == dump.triples
     assert counts["title_keys_kept"] == len(titles)
-    joined = title_types(types_out, titles_out, only=set(titles))
+    joined = freebase_kinds(types_out, titles_out, only=titles)
     assert 0.7 * len(titles) < len(joined) < len(titles)
 
 

@@ -29,8 +29,12 @@ SMALL_NODE_MB = 8000
 
 
 def config(name: str) -> dict:
-    """A shipped config."""
-    return yaml.safe_load((REPO / "config" / name).read_text(encoding="utf-8"))
+    """A shipped config, with the schema's defaults filled in (as the workflow reads it)."""
+    from reprobe.config import fill_defaults
+
+    found = yaml.safe_load((REPO / "config" / name).read_text(encoding="utf-8"))
+    fill_defaults(found)
+    return found
 
 
 def test_a_request_is_the_measured_cost_times_its_margins() -> None:
@@ -97,6 +101,11 @@ def test_the_gather_follows_the_number_of_shards() -> None:
     assert small["mem_mb"](None, 1) < paper["mem_mb"](None, 1)
     shard = wikipedia_resources(config("paper.yaml")["wikipedia"], "wikipedia_shard")
     assert shard["mem_mb"](None, 1) < 8000
+    # The gather asks for its memory budget on top of what it was measured to need.
+    budget = dict(config("paper.yaml")["wikipedia"], gather_memory_mb=10_000)
+    assert wikipedia_resources(budget, "wikipedia_gather")["mem_mb"](None, 1) == \
+        paper["mem_mb"](None, 1) + 12_500 - round(1.25 * config("paper.yaml")["wikipedia"][
+            "gather_memory_mb"])
 
 
 def rule_blocks() -> dict[str, str]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from conftest import Page, write_dump, write_multistream_dump
 from reprobe.errors import ReprobeError
-from reprobe.wikipedia import arrow_counts
-from reprobe.wikipedia.gather import gather_shards, resolve_redirects
+from reprobe.wikipedia import spilled
+from reprobe.wikipedia.gather import MAX_REDIRECT_HOPS, gather_shards, resolve_redirects
 from reprobe.wikipedia.plan import ShardPlan, check_dump, plan_shards, split_by_bytes
 from reprobe.wikipedia.shard import ShardOutputs, read_shard
 
@@ -83,17 +84,17 @@ def test_multistream_shards_equal_a_plain_read(tmp_path, small_pages):
     for shard in range(2):
         folders.append(ShardOutputs.in_folder(tmp_path / f"s{shard}"))
         read_shard(plan, shard, folders[-1], progress=False)
-    multi = gather_shards(folders, tmp_path / "gathered")
+    multi = gather_shards(folders, tmp_path / "gathered", 64)
     (tmp_path / "plain").mkdir()
     plain_outputs, _ = read_one_shard(tmp_path / "plain", pages)
-    plain = gather_shards([plain_outputs], tmp_path / "gathered_plain")
+    plain = gather_shards([plain_outputs], tmp_path / "gathered_plain", 64)
     assert {k: v for k, v in multi.items() if k != "shards"} == {
         k: v for k, v in plain.items() if k != "shards"}
 
 
 def test_gather_resolves_redirect_chains_and_counts_cycles(tmp_path, small_pages):
     outputs, _ = read_one_shard(tmp_path, small_pages)
-    stats = gather_shards([outputs], tmp_path / "out")
+    stats = gather_shards([outputs], tmp_path / "out", 64)
     redirects = {r["title"]: (r["target"], r["hops"])
                  for r in pq.read_table(tmp_path / "out/redirects.parquet").to_pylist()}
     assert redirects["Older Name"] == ("Freedonia", 2)
@@ -107,22 +108,67 @@ def test_gather_resolves_redirect_chains_and_counts_cycles(tmp_path, small_pages
     assert pq.read_table(tmp_path / "out/pages.parquet").num_rows == 7
 
 
-def test_distinct_targets_counted_in_small_arrow_merges_are_the_same(tmp_path, small_pages,
-                                                                     monkeypatch):
+def test_gathered_tables_do_not_depend_on_row_groups(tmp_path, small_pages, monkeypatch):
     outputs, _ = read_one_shard(tmp_path, small_pages)
-    whole = gather_shards([outputs], tmp_path / "whole")
-    monkeypatch.setattr(arrow_counts, "MIN_COMPACT_ROWS", 1)  # merge after every batch
-    merged = gather_shards([outputs, outputs], tmp_path / "merged")
+    whole = gather_shards([outputs], tmp_path / "whole", 64)
+    monkeypatch.setattr(spilled, "ROW_GROUP_ROWS", 1)  # a row group a row
+    merged = gather_shards([outputs, outputs], tmp_path / "merged", 16)
     assert merged["distinct_link_targets"] == whole["distinct_link_targets"] == 6
-    assert (tmp_path / "whole/redirects.parquet").read_bytes() == \
-        (tmp_path / "merged/redirects.parquet").read_bytes()
+    for name in ("redirects", "links"):
+        one = pq.read_table(tmp_path / f"whole/{name}.parquet")
+        two = pq.read_table(tmp_path / f"merged/{name}.parquet")
+        assert two.to_pylist() == one.to_pylist() * (2 if name == "links" else 1), name
+    assert pq.ParquetFile(tmp_path / "merged/links.parquet").metadata.num_row_groups == \
+        2 * one.num_rows
 
 
-def test_resolve_redirects_follows_at_most_five_hops():
-    chain = {f"T{i}": f"T{i + 1}" for i in range(8)}
-    resolved, broken = resolve_redirects(chain)
-    assert resolved["T7"] == ("T8", 1) and resolved["T3"] == ("T8", 5)
-    assert broken == 3
+def follow_redirects(direct: dict[str, str]) -> tuple[dict[str, tuple[str, int]], int]:
+    """The chains followed one by one in Python (at most MAX_REDIRECT_HOPS, cycles and longer
+    chains left unresolved): what the gather's joins must give."""
+    resolved: dict[str, tuple[str, int]] = {}
+    broken = 0
+    for title, target in direct.items():
+        hops, seen = 1, {title}
+        while target in direct and hops < MAX_REDIRECT_HOPS and target not in seen:
+            seen.add(target)
+            target = direct[target]
+            hops += 1
+        if target in direct:
+            broken += 1
+        else:
+            resolved[title] = (target, hops)
+    return resolved, broken
+
+
+def resolve_in_duckdb(tmp_path, shards: list[list[tuple[str, str]]]):
+    """The gather's resolution of these shards' (title, target) redirects, in title order."""
+    folders = []
+    for index, pairs in enumerate(shards):
+        folder = ShardOutputs.in_folder(tmp_path / f"r{index}")
+        folder.pages.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(pa.table({"title": [t for t, _ in pairs],
+                                 "redirect_target": [g for _, g in pairs],
+                                 "status": ["redirect"] * len(pairs)}), folder.pages)
+        folders.append(folder)
+    with spilled.duckdb_within(16, tmp_path) as connection:
+        broken = resolve_redirects(connection, folders)
+        rows = connection.execute("SELECT title, target, hops FROM resolved ORDER BY place"
+                                  ).fetchall()
+    return [(title, (target, hops)) for title, target, hops in rows], broken
+
+
+def test_redirects_resolve_as_following_each_chain(tmp_path):
+    chain = [(f"T{i}", f"T{i + 1}") for i in range(8)]
+    cycle = [("A", "B"), ("B", "C"), ("C", "A"), ("Self", "Self"), ("Into", "A")]
+    # A title listed again in a later shard keeps its first place and takes its last target.
+    again = [("T0", "Elsewhere"), ("New", "T6")]
+    found, broken = resolve_in_duckdb(tmp_path, [chain + cycle, again])
+    direct = dict(chain + cycle)
+    direct.update(again)
+    expected, expected_broken = follow_redirects(direct)
+    assert found == list(expected.items()) and broken == expected_broken
+    assert dict(found)["T7"] == ("T8", 1) and dict(found)["T3"] == ("T8", 5)
+    assert dict(found)["T0"] == ("Elsewhere", 1) and "A" not in dict(found)
 
 
 def test_split_by_bytes_balances_and_covers():

@@ -11,7 +11,6 @@ import pyarrow.parquet as pq
 import pytest
 
 from reprobe.errors import InputFormatError
-from reprobe.wikipedia import arrow_counts
 from reprobe.wikipse.resource import corpora
 from reprobe.wikipse.resource.corpora import (
     MENTION_COUNTS_SCHEMA,
@@ -25,9 +24,8 @@ from reprobe.wikipse.resource.corpora import (
     read_counts,
     read_redirects,
     sclass_token,
-    sum_counts,
     write_counts,
-    write_summed,
+    write_summed_counts,
     write_token_counts,
 )
 
@@ -101,7 +99,7 @@ def test_a_shard_and_the_gather(tmp_path: Path) -> None:
     assert (tmp_path / "0000/word.txt").read_text() == "@apple@ grows in @nyc@ .\n"
     assert (tmp_path / "0000/sclass.txt").read_text() == \
         "@apple@-food grows in @nyc@-location .\n"
-    gathered = gather_corpora(outs, tmp_path / "corpus")
+    gathered = gather_corpora(outs, tmp_path / "corpus", memory_mb=64)
     assert gathered["sentences_kept"] == 2 and gathered["shards"] == 2
     mentions, tokens = read_counts(tmp_path / "corpus")
     assert mentions == {("@apple@", "-food"): 2, ("@apple@", "-living_thing"): 2,
@@ -181,8 +179,7 @@ def shard_counts(k: int) -> tuple[Counter, Counter]:
     return mentions, tokens
 
 
-def test_summed_counts_write_the_bytes_a_counter_wrote(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(arrow_counts, "MIN_COMPACT_ROWS", 3)  # merge often
+def test_summed_counts_write_the_bytes_a_counter_wrote(tmp_path: Path) -> None:
     mention_parts, token_parts = [], []
     every_mention: Counter = Counter()
     every_token: Counter = Counter()
@@ -194,10 +191,9 @@ def test_summed_counts_write_the_bytes_a_counter_wrote(tmp_path: Path, monkeypat
         token_parts.append(tmp_path / f"tokens{k}.parquet")
         write_counts(mentions, mention_parts[-1])
         write_token_counts(tokens, token_parts[-1])
-    write_summed(sum_counts(mention_parts, ["word", "sclass"], "freq"), MENTION_COUNTS_SCHEMA,
-                 tmp_path / "mentions.parquet")
-    write_summed(sum_counts(token_parts, ["token"], "count"), TOKEN_COUNTS_SCHEMA,
-                 tmp_path / "tokens.parquet")
+    write_summed_counts(mention_parts, MENTION_COUNTS_SCHEMA, tmp_path / "mentions.parquet", 64)
+    assert write_summed_counts(token_parts, TOKEN_COUNTS_SCHEMA, tmp_path / "tokens.parquet",
+                               64) == len(every_token)
     # What summing into one Counter and writing it gave before.
     write_counts(every_mention, tmp_path / "mentions_counter.parquet")
     write_token_counts(every_token, tmp_path / "tokens_counter.parquet")
@@ -213,5 +209,24 @@ def test_summing_names_the_shard_without_a_column(tmp_path: Path) -> None:
     path = tmp_path / "tokens.parquet"
     pq.write_table(pa.table({"token": ["a"], "freq": [1]}), path)
     with pytest.raises(InputFormatError, match="column 'count'") as error:
-        sum_counts([path], ["token"], "count")
+        write_summed_counts([path], TOKEN_COUNTS_SCHEMA, tmp_path / "out.parquet", 64)
     assert error.value.path == str(path)
+
+
+def test_summing_spills_beyond_its_memory_and_writes_row_groups_as_write_table(
+        tmp_path: Path, monkeypatch) -> None:
+    from reprobe.wikipedia import spilled
+
+    monkeypatch.setattr(spilled, "ROW_GROUP_ROWS", 1000)  # several row groups
+    tokens = Counter({f"w{n:05d}": n % 7 + 1 for n in range(2500)})
+    parts = []
+    for k in range(3):
+        parts.append(tmp_path / f"tokens{k}.parquet")
+        write_token_counts(tokens, parts[-1])
+    rows = write_summed_counts(parts, TOKEN_COUNTS_SCHEMA, tmp_path / "tokens.parquet", 16)
+    written = pq.ParquetFile(tmp_path / "tokens.parquet")
+    assert rows == 2500 and written.metadata.num_row_groups == 3
+    table = written.read()
+    assert table["token"].to_pylist() == sorted(tokens)
+    assert table["count"].to_pylist() == [3 * tokens[t] for t in sorted(tokens)]
+    assert not list(tmp_path.glob(".spill-*"))  # the spill folder is gone

@@ -8,14 +8,13 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import REPO
+from conftest import REPO, freebase_kinds
 from reprobe.errors import InputFormatError
 from reprobe.wikipse.resource.classes import read_types_map
 from reprobe.wikipse.resource.freebase import (
     freebase_iri,
     parse_key,
     stream_freebase,
-    title_types,
     write_mid_titles,
 )
 
@@ -125,7 +124,7 @@ def test_a_truncated_gzip_is_an_error(tmp_path):
 
 def test_join_gives_each_title_its_freebase_types(streamed):
     _, types_out, titles_out = streamed
-    joined = title_types(types_out, titles_out)
+    joined = freebase_kinds(types_out, titles_out)
     assert joined["Alexander the Great"] == [
         "/military/military_commander", "/people/person", "/royalty/monarch"]
     # A redirect key of the same topic gets the same types.
@@ -140,7 +139,7 @@ def test_join_gives_each_title_its_freebase_types(streamed):
 
 def test_join_restricted_to_some_titles(streamed):
     _, types_out, titles_out = streamed
-    joined = title_types(types_out, titles_out, only={"Vlorë", "Psychology", "Nowhere"})
+    joined = freebase_kinds(types_out, titles_out, only=["Vlorë", "Psychology", "Nowhere"])
     assert joined == {"Vlorë": ["/location/citytown", "/location/location"]}
 
 

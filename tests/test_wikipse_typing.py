@@ -11,18 +11,16 @@ import pytest
 
 from conftest import REPO
 from reprobe.errors import InputFormatError
-from reprobe.wikipedia import arrow_counts
-from reprobe.wikipse.resource import typing as typing_module
+from reprobe.wikipse.resource import typing_spilled
 from reprobe.wikipse.resource.classes import FoldRule, figer_types_of, read_types_map
 from reprobe.wikipse.resource.typing import (
-    link_target_counts,
     read_title_table,
     read_typed_targets,
     to_figer,
-    type_link_targets,
     type_titles,
     write_typed_targets,
 )
+from reprobe.wikipse.resource.typing_spilled import type_dump_targets
 
 SAMPLES = REPO / "data" / "samples" / "wikipse"
 TYPES_MAP = SAMPLES / "figer_types.map"
@@ -135,7 +133,7 @@ def test_sample_title_table_types_into_classes(figer_types):
     assert counts["typed"] == len(typed) == len(table) - counts["no_class"]
 
 
-# --- link targets counted with Arrow ----------------------------------------------------------
+# --- the dump's link targets, in bounded memory ----------------------------------------------
 
 LINK_TARGETS = ["Karl Marx", "Iliad", "Zürich", "Karl Marx", "White House", "Philosophy",
                 "Algorithm", "東京", "Iliad", "Karl Marx", "Zürich", "Philosophy"]
@@ -151,38 +149,45 @@ def write_links(tmp_path, targets: list[str]):
     return path
 
 
-def test_link_targets_are_counted_in_batches(tmp_path, monkeypatch):
-    monkeypatch.setattr(typing_module, "BATCH_ROWS", 2)
-    monkeypatch.setattr(arrow_counts, "MIN_COMPACT_ROWS", 3)
-    table = link_target_counts(write_links(tmp_path, LINK_TARGETS))
-    assert table.column_names == ["target", "links"]
-    assert dict(zip(table["target"].to_pylist(), table["links"].to_pylist(),
-                    strict=True)) == Counter(LINK_TARGETS)
+def test_dump_targets_are_typed_as_typing_each_title(tmp_path, figer_types, monkeypatch):
+    from reprobe.wikipedia import spilled
 
-
-def test_link_targets_name_the_file_without_a_target_column(tmp_path):
-    path = tmp_path / "links.parquet"
-    pq.write_table(pa.table({"title": ["Iliad"]}), path)
-    with pytest.raises(InputFormatError, match="column 'target'") as error:
-        link_target_counts(path)
-    assert error.value.path == str(path)
-
-
-def test_typing_arrow_targets_counts_as_typing_their_titles(tmp_path, figer_types):
-    targets = link_target_counts(write_links(tmp_path, LINK_TARGETS))
-    typed, counts = type_link_targets(targets, SOURCE, figer_types, RULES)
+    monkeypatch.setattr(typing_spilled, "BATCH_ROWS", 2)  # typed in several batches
+    monkeypatch.setattr(spilled, "ROW_GROUP_ROWS", 3)  # written in several row groups
+    out = tmp_path / "typed.parquet"
+    produced, counts = type_dump_targets(write_links(tmp_path, LINK_TARGETS), out, figer_types,
+                                         RULES, 16, title_figer=SOURCE)
     # What typing the distinct targets one by one, as Python strings, gives.
     expected, expected_counts = type_titles(Counter(LINK_TARGETS), SOURCE, figer_types, RULES)
-    assert typed == expected
+    assert read_typed_targets(out) == expected
+    assert pq.read_table(out)["title"].to_pylist() == sorted(expected)
+    assert produced == {c for classes in expected.values() for c in classes}
     assert list(counts) == [*expected_counts, "links", "links_typed"]
     assert counts == {**expected_counts, "links": 12,
                       "links_typed": sum(n for t, n in Counter(LINK_TARGETS).items()
-                                         if t in typed)}
+                                         if t in expected)}
     assert counts["titles"] == 7 and counts["unmapped_title"] == 2 and counts["no_class"] == 1
+    monkeypatch.setattr(spilled, "ROW_GROUP_ROWS", 1024 * 1024)
+    type_dump_targets(write_links(tmp_path, LINK_TARGETS), out, figer_types, RULES, 16,
+                      title_figer=SOURCE)
+    # The bytes the in-memory writer gives the same typed targets.
+    write_typed_targets(expected, tmp_path / "whole.parquet", tmp_path / "c.json", counts)
+    assert out.read_bytes() == (tmp_path / "whole.parquet").read_bytes()
+
+
+def test_dump_targets_name_the_file_without_a_target_column(tmp_path, figer_types):
+    path = tmp_path / "links.parquet"
+    pq.write_table(pa.table({"title": ["Iliad"]}), path)
+    with pytest.raises(InputFormatError, match="column 'target'") as error:
+        type_dump_targets(path, tmp_path / "typed.parquet", figer_types, RULES, 16,
+                          title_figer=SOURCE)
+    assert error.value.path == str(path)
 
 
 def test_no_links_type_nothing(tmp_path, figer_types):
-    targets = link_target_counts(write_links(tmp_path, []))
-    typed, counts = type_link_targets(targets, SOURCE, figer_types, RULES)
-    assert typed == {} and counts == {"titles": 0, "typed": 0, "unmapped_title": 0,
-                                      "no_class": 0, "links": 0, "links_typed": 0}
+    out = tmp_path / "typed.parquet"
+    produced, counts = type_dump_targets(write_links(tmp_path, []), out, figer_types, RULES,
+                                         16, title_figer=SOURCE)
+    assert produced == set() and read_typed_targets(out) == {}
+    assert counts == {"titles": 0, "typed": 0, "unmapped_title": 0, "no_class": 0, "links": 0,
+                      "links_typed": 0}

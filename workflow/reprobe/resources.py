@@ -109,11 +109,12 @@ def on_threads(runtime: float, measured: int | None) -> Any:
     return scaled_runtime
 
 
-def job_resources(rule: str, units: float = 0) -> dict[str, Any]:
+def job_resources(rule: str, units: float = 0, budget_mb: int = 0) -> dict[str, Any]:
     """A rule's `resources:` (mem_mb by attempt, runtime, and output_mb where measured: a
-    resource no scheduler limits, which `reprobe estimate` adds up) for this many units."""
+    resource no scheduler limits, which `reprobe estimate` adds up) for this many units; a job
+    given a memory budget it fills before spilling to disk (`budget_mb`) asks for it on top."""
     scale = rule_scale(rule)
-    mem_mb = requested(scale, units)[0]
+    mem_mb = requested(scale, units)[0] + math.ceil(budget_mb * MEMORY_MARGIN)
     found = {"mem_mb": grows_with_attempt(mem_mb),
              "runtime": on_threads(scale.runtime_min(units) * RUNTIME_MARGIN,
                                    measured_threads(rule))}
@@ -152,4 +153,5 @@ def wikipedia_resources(wikipedia: Mapping[str, Any], rule: str) -> dict[str, An
     if rule == "wikipedia_shard":
         # A shard holds one block of pages at a time (block_pages), whatever the dump's size.
         return job_resources(rule, int(wikipedia["block_pages"]))
-    return job_resources(rule, int(wikipedia["shards"]))
+    # The gather fills its memory budget before it spills (reprobe.wikipedia.spilled).
+    return job_resources(rule, int(wikipedia["shards"]), int(wikipedia["gather_memory_mb"]))

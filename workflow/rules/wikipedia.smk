@@ -86,9 +86,10 @@ rule wikipedia_gather:
     params:
         folders=[f"{WIKI_DIR}/shards/{shard}" for shard in WIKI_SHARDS],
         output_dir=lambda wildcards, output: Path(output.stats).parent,
+        memory_mb=WIKI["gather_memory_mb"],
     shell:
-        "python -m reprobe wikipedia gather --output-dir {params.output_dir:q} {params.folders:q} "
-        "2> {log:q}"
+        "python -m reprobe wikipedia gather --output-dir {params.output_dir:q} "
+        "--memory-mb {params.memory_mb:q} {params.folders:q} 2> {log:q}"
 
 
 rule wikipedia:

@@ -45,11 +45,13 @@ rule wikipse_typing:
     resources:
         **WP.resources("wikipse_typing"),
     params:
+        memory_mb=WP.gather_memory_mb(),
         files=WP.typing_arguments(),
     shell:
         "python -m reprobe wikipse typing {params.files:q} --output {output.typed:q} "
         "--counts {output.counts:q} --fold-csv {output.fold_csv:q} --fold-md {output.fold_md:q} "
-        "--typing-csv {output.typing_csv:q} --typing-md {output.typing_md:q} 2> {log:q}"
+        "--typing-csv {output.typing_csv:q} --typing-md {output.typing_md:q} "
+        "--memory-mb {params.memory_mb:q} 2> {log:q}"
 
 
 rule wikipse_corpus_shard:
@@ -114,8 +116,10 @@ rule wikipse_corpus:
     params:
         folder=lambda wildcards, output: Path(output.stats).parent,
         shards=lambda wildcards, input: [Path(f).parent for f in input.stats],
+        memory_mb=WP.gather_memory_mb(),
     shell:
-        "python -m reprobe wikipse corpus --output-dir {params.folder:q} {params.shards:q} 2> {log:q}"
+        "python -m reprobe wikipse corpus --output-dir {params.folder:q} "
+        "--memory-mb {params.memory_mb:q} {params.shards:q} 2> {log:q}"
 
 
 rule wikipse_dataset:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reprobe.step_options import add_paths, listed, optional
+from reprobe.wikipedia.spilled import add_memory_option
 
 log = logging.getLogger("reprobe.wikipedia")
 
@@ -41,7 +42,7 @@ def cmd_gather(args: argparse.Namespace) -> None:
     from reprobe.wikipedia.shard import ShardOutputs
 
     shards = [ShardOutputs.in_folder(Path(folder)) for folder in args.shard_dirs]
-    stats = gather_shards(shards, Path(args.output_dir))
+    stats = gather_shards(shards, Path(args.output_dir), args.memory_mb)
     log.info("gathered %d shards: %s", len(shards), json.dumps(stats))
 
 
@@ -79,6 +80,7 @@ def register(commands: argparse._SubParsersAction,
     gather = add("gather", cmd_gather, sub)
     add_paths(gather, output_dir="folder for the gathered tables",
               shard_dirs=listed("shard folders, in order"))
+    add_memory_option(gather)
 
 
 def register_tables(tables: argparse._SubParsersAction,

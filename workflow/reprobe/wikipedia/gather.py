@@ -1,5 +1,9 @@
 """Gather shards: resolve redirects, concatenate pages and links, sum the statistics.
 
+The redirects and link targets of the whole dump (~10M and ~15M at paper scale) are resolved
+and counted by DuckDB within the job's memory budget (`wikipedia.gather_memory_mb`), spilling
+to disk beyond it (reprobe.wikipedia.spilled); pages and links are copied shard by shard.
+
 Sentences stay sharded (`shards/<k>/sentences.parquet`): they are most of the corpus, and
 downstream stages read them shard by shard, one job per shard.
 
@@ -18,14 +22,21 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from reprobe.io import atomic_path, atomic_write_text
-from reprobe.wikipedia.arrow_counts import DistinctValues
 from reprobe.wikipedia.shard import LINKS_SCHEMA, PAGES_SCHEMA, ShardOutputs
+from reprobe.wikipedia.spilled import (
+    ROW_GROUP_ROWS,
+    RowGroupWriter,
+    duckdb_within,
+    parquet_list,
+    write_query,
+)
 
 MAX_REDIRECT_HOPS = 5
 REDIRECTS_SCHEMA = pa.schema([("title", pa.string()), ("target", pa.string()),
@@ -33,64 +44,80 @@ REDIRECTS_SCHEMA = pa.schema([("title", pa.string()), ("target", pa.string()),
 RESOLVED_LINKS_SCHEMA = LINKS_SCHEMA.append(pa.field("raw_target", pa.string()))
 
 
-def read_redirects(shards: Sequence[ShardOutputs]) -> dict[str, str]:
-    """Title → direct redirect target, from every shard's pages table."""
-    redirects: dict[str, str] = {}
-    for shard in shards:
-        table = pq.read_table(shard.pages, columns=["title", "redirect_target", "status"])
-        table = table.filter(pc.equal(table["status"], "redirect"))
-        redirects.update(zip(table["title"].to_pylist(), table["redirect_target"].to_pylist(),
-                             strict=True))
-    return redirects
+def _direct_redirects(shards: Sequence[ShardOutputs]) -> str:
+    """SQL of every shard's redirects (title, target) with their place (shard, row)."""
+    parts = [f"SELECT title, redirect_target AS target, {index} AS shard, file_row_number AS row "
+             f"FROM read_parquet({parquet_list([shard.pages])}, file_row_number = true) "
+             "WHERE status = 'redirect'" for index, shard in enumerate(shards)]
+    return " UNION ALL ".join(parts)
 
 
-def resolve_redirects(direct: dict[str, str]) -> tuple[dict[str, tuple[str, int]], int]:
-    """Follow redirect chains to their end (at most MAX_REDIRECT_HOPS); count the cycles
-    and over-long chains, which are left unresolved."""
-    resolved: dict[str, tuple[str, int]] = {}
-    broken = 0
-    for title, target in direct.items():
-        hops, seen = 1, {title}
-        while target in direct and hops < MAX_REDIRECT_HOPS and target not in seen:
-            seen.add(target)
-            target = direct[target]
-            hops += 1
-        if target in direct:
-            broken += 1
-            continue
-        resolved[title] = (target, hops)
-    return resolved, broken
+def resolve_redirects(connection: Any, shards: Sequence[ShardOutputs]) -> int:
+    """The table `resolved(title, target, hops)`: each redirect followed to its end, at most
+    MAX_REDIRECT_HOPS, in the order the titles first appear; a title listed twice keeps its
+    last target. Returns how many redirects were left unresolved (cycles, longer chains)."""
+    connection.execute(
+        "CREATE TEMP TABLE direct AS SELECT title, arg_max(target, shard * 1e12 + row) AS "
+        f"target, min(shard * 1e12 + row) AS place FROM ({_direct_redirects(shards)}) "
+        "GROUP BY title")
+    # t1 is the title's own target; r_k is t_k's redirect, whose target is t_(k+1). The chain
+    # ends at the first t_k that is no redirect; past MAX_REDIRECT_HOPS it is unresolved.
+    joins = " ".join(f"LEFT JOIN direct r{k} ON r{k}.title = "
+                     f"{'d' if k == 1 else f'r{k - 1}'}.target"
+                     for k in range(1, MAX_REDIRECT_HOPS + 1))
+    target = " ".join(f"WHEN r{k}.title IS NULL THEN {'d' if k == 1 else f'r{k - 1}'}.target"
+                      for k in range(1, MAX_REDIRECT_HOPS + 1))
+    hops = " ".join(f"WHEN r{k}.title IS NULL THEN {k}" for k in range(1, MAX_REDIRECT_HOPS + 1))
+    connection.execute(
+        f"CREATE TEMP TABLE chains AS SELECT d.title, d.place, CASE {target} END AS target, "
+        f"CASE {hops} END AS hops FROM direct d {joins}")
+    connection.execute("CREATE TEMP TABLE resolved AS SELECT title, target, hops, place "
+                       "FROM chains WHERE hops IS NOT NULL")
+    return int(connection.execute("SELECT count(*) FROM chains WHERE hops IS NULL"
+                                  ).fetchall()[0][0])
 
 
-def gather_shards(shards: Sequence[ShardOutputs], folder: Path) -> dict:
-    """Write the gathered tables and statistics into `folder`; return the statistics."""
-    resolved, broken = resolve_redirects(read_redirects(shards))
-    with atomic_path(folder / "redirects.parquet") as tmp:
-        titles = list(resolved)
-        pq.write_table(pa.table({
-            "title": titles,
-            "target": [resolved[t][0] for t in titles],
-            "hops": pa.array([resolved[t][1] for t in titles], pa.int8()),
-        }, schema=REDIRECTS_SCHEMA), tmp, compression="zstd")
-    with atomic_path(folder / "pages.parquet") as tmp, \
-            pq.ParquetWriter(tmp, PAGES_SCHEMA, compression="zstd") as writer:
-        for shard in shards:
-            writer.write_table(pq.read_table(shard.pages, schema=PAGES_SCHEMA))
-    # Distinct targets as Arrow buffers: as a Python set, ~15M strings at paper scale, ~1.5 GB.
-    targets = DistinctValues()
-    redirected_links = 0
-    with atomic_path(folder / "links.parquet") as tmp, \
-            pq.ParquetWriter(tmp, RESOLVED_LINKS_SCHEMA, compression="zstd") as writer:
-        for shard in shards:
-            for batch in pq.ParquetFile(shard.links).iter_batches():
-                raw = batch.column("target").to_pylist()
-                final = [resolved[t][0] if t in resolved else t for t in raw]
-                redirected_links += sum(a != b for a, b in zip(raw, final, strict=True))
-                columns = {name: batch.column(name) for name in LINKS_SCHEMA.names}
-                columns["target"] = pa.array(final, pa.string())
-                targets.add(columns["target"])
-                columns["raw_target"] = pa.array(raw, pa.string())
-                writer.write_batch(pa.record_batch(columns, schema=RESOLVED_LINKS_SCHEMA))
+def write_resolved_links(connection: Any, shards: Sequence[ShardOutputs], path: Path) -> int:
+    """Every shard's links, in order, with `target` resolved through the redirects and the
+    link's own target kept as `raw_target`; the number of links a redirect changed."""
+    names = ", ".join(f"l.{name}" for name in LINKS_SCHEMA.names if name != "target")
+    changed = 0
+    with atomic_path(path) as tmp:
+        with RowGroupWriter(tmp, RESOLVED_LINKS_SCHEMA) as writer:
+            for shard in shards:
+                query = (f"SELECT {names}, coalesce(r.target, l.target) AS target, "
+                         "l.target AS raw_target FROM read_parquet("
+                         f"{parquet_list([shard.links])}, file_row_number = true) l "
+                         "LEFT JOIN resolved r ON r.title = l.target ORDER BY l.file_row_number")
+                for batch in connection.sql(query).to_arrow_reader(ROW_GROUP_ROWS):
+                    table = pa.Table.from_batches([batch]).select(RESOLVED_LINKS_SCHEMA.names)
+                    changed += int(pc.sum(pc.not_equal(table["target"], table["raw_target"]))
+                                   .as_py() or 0)
+                    writer.add(table)
+        # Written and closed: its distinct targets counted from the file, spilling as needed.
+        connection.execute("CREATE TEMP VIEW written AS SELECT target FROM read_parquet("
+                           f"{parquet_list([tmp])})")
+        connection.execute("CREATE TEMP TABLE distinct_targets AS SELECT count(DISTINCT "
+                           "target) + max(CASE WHEN target IS NULL THEN 1 ELSE 0 END) AS n "
+                           "FROM written")
+    return changed
+
+
+def gather_shards(shards: Sequence[ShardOutputs], folder: Path, memory_mb: int) -> dict:
+    """Write the gathered tables and statistics into `folder` (the whole dump's tables in
+    `memory_mb`, spilling to disk beyond it); return the statistics."""
+    folder = Path(folder)
+    with duckdb_within(memory_mb, folder) as connection:
+        broken = resolve_redirects(connection, shards)
+        write_query(connection, "SELECT title, target, hops FROM resolved ORDER BY place",
+                    REDIRECTS_SCHEMA, folder / "redirects.parquet")
+        with atomic_path(folder / "pages.parquet") as tmp, \
+                pq.ParquetWriter(tmp, PAGES_SCHEMA, compression="zstd") as writer:
+            for shard in shards:
+                writer.write_table(pq.read_table(shard.pages, schema=PAGES_SCHEMA))
+        redirected_links = write_resolved_links(connection, shards, folder / "links.parquet")
+        distinct = int(connection.execute("SELECT coalesce(n, 0) FROM distinct_targets"
+                                          ).fetchall()[0][0])
     totals: Counter[str] = Counter()
     for shard in shards:
         counts = json.loads(shard.stats.read_text(encoding="utf-8"))
@@ -99,7 +126,7 @@ def gather_shards(shards: Sequence[ShardOutputs], folder: Path) -> dict:
     stats = {
         "shards": len(shards),
         **{key: totals[key] for key in sorted(totals)},
-        "distinct_link_targets": targets.count(),
+        "distinct_link_targets": distinct,
         "links_through_redirects": redirected_links,
         "unresolved_redirects": broken,
     }

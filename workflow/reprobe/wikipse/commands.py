@@ -10,6 +10,7 @@ from pathlib import Path
 
 from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
 from reprobe.step_settings import add_settings_option
+from reprobe.wikipedia.spilled import add_memory_option
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.nlp_commands import register_nlp
 from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options, read_selection
@@ -36,6 +37,7 @@ def cmd_freebase(args: argparse.Namespace) -> None:
 
 def cmd_typing(args: argparse.Namespace) -> None:
     """Type every link target with S-classes; the fold and typing tables."""
+    from reprobe.io import atomic_write_text
     from reprobe.wikipse.resource.classes import (
         compare_classes,
         figer_types_of,
@@ -43,34 +45,29 @@ def cmd_typing(args: argparse.Namespace) -> None:
         fold_table,
         read_types_map,
     )
-    from reprobe.wikipse.resource.freebase import title_types
-    from reprobe.wikipse.resource.typing import (
-        link_target_counts,
-        read_title_table,
-        to_figer,
-        type_link_targets,
-        write_typed_targets,
-    )
+    from reprobe.wikipse.resource.typing import read_title_table
+    from reprobe.wikipse.resource.typing_spilled import type_dump_targets
     from reprobe.wikipse.tables import write_fold_table, write_typing_table
 
     types_map = read_types_map(Path(args.figer_map))
     figer = figer_types_of(types_map)
     rules = fold_rules(json.loads(args.fold))
-    # An Arrow table: ~15M distinct targets at paper scale, too many as Python strings.
-    targets = link_target_counts(Path(args.links))
+    # The whole dump's targets and Freebase tables, within the job's memory budget.
     if args.title_table:
-        table = read_title_table(Path(args.title_table), figer_types=figer)
+        produced, counts = type_dump_targets(
+            Path(args.links), Path(args.output), figer, rules, args.memory_mb,
+            title_figer=read_title_table(Path(args.title_table), figer_types=figer))
     else:
-        table = to_figer(title_types(Path(args.freebase_types), Path(args.freebase_titles),
-                                     only=targets["target"]), types_map)
-    typed, counts = type_link_targets(targets, table, figer, rules)
+        produced, counts = type_dump_targets(
+            Path(args.links), Path(args.output), figer, rules, args.memory_mb,
+            freebase=(Path(args.freebase_types), Path(args.freebase_titles)),
+            types_map=types_map)
     if args.released_classes:
-        produced = {c for classes in typed.values() for c in classes}
         check = compare_classes(produced, Path(args.released_classes))
         counts["classes_produced"] = check["produced"]
         counts["released_classes_missing"] = len(check["missing"])
         log.info("classes against the released list: %s", json.dumps(check))
-    write_typed_targets(typed, Path(args.output), Path(args.counts), counts)
+    atomic_write_text(Path(args.counts), json.dumps(counts, indent=2) + "\n")
     write_fold_table(fold_table(figer, rules), Path(args.fold_csv), Path(args.fold_md))
     write_typing_table(counts, Path(args.typing_csv), Path(args.typing_md))
     log.info("typing: %s", json.dumps(counts))
@@ -94,7 +91,8 @@ def cmd_corpus(args: argparse.Namespace) -> None:
     """Gather the shards: one word corpus, one word/S-class corpus, summed counts."""
     from reprobe.wikipse.resource.corpora import gather_corpora
 
-    stats = gather_corpora([Path(f) for f in args.shards], Path(args.output_dir))
+    stats = gather_corpora([Path(f) for f in args.shards], Path(args.output_dir),
+                           args.memory_mb)
     log.info("corpora: %s", json.dumps(stats))
 
 
@@ -229,6 +227,7 @@ def _register_data(sub: argparse._SubParsersAction,
               fold_csv="fold table (CSV)", fold_md="fold table (Markdown)",
               typing_csv="typing table (CSV)", typing_md="typing table (Markdown)")
     typing.add_argument("--fold", required=True, help="the fold rows (JSON list)")
+    add_memory_option(typing)
 
     shard = add("corpus-shard", cmd_corpus_shard, sub)
     add_paths(shard, sentences="a Wikipedia shard's sentences", links="the same shard's links",
@@ -240,6 +239,7 @@ def _register_data(sub: argparse._SubParsersAction,
     corpus = add("corpus", cmd_corpus, sub)
     add_paths(corpus, output_dir="the gathered corpus folder",
               shards=listed("the shards' corpus folders, in order"))
+    add_memory_option(corpus)
 
     dataset = add("dataset", cmd_dataset, sub)
     add_paths(dataset, corpus_dir="the gathered corpus folder",

@@ -30,6 +30,7 @@ PUBLIC_VARIANTS = ("rebuilt", "released", "authors_corpus")
 SHARD_FILES = ("word.txt", "sclass.txt", "mentions.parquet", "tokens.parquet", "stats.json")
 # Rules whose measured costs (reprobe/costs.json) are per shard times the largest dimension / 100.
 EMBEDDING_RULES = ("wikipse_embed", "wikipse_aggregate", "wikipse_authors_vectors", "wikipse_probe")
+GATHER_RULES = ("wikipse_typing", "wikipse_corpus")  # over the whole dump, within a budget
 
 
 def check_typing(typing: Mapping[str, Any]) -> None:
@@ -79,6 +80,7 @@ class WikiPseTargets(ProbeTargets, TaskTargets, ExtraTargets):
                  shards: list[str]) -> None:
         wikipse = config["wikipse"]
         self.wp = wikipse
+        self.wikipedia = config.get("wikipedia", {})
         self.raw_target = raw_target
         self.shards = shards
         # The rebuild (typing, corpora, dataset, our embeddings) needs `typing` and the
@@ -265,4 +267,11 @@ class WikiPseTargets(ProbeTargets, TaskTargets, ExtraTargets):
             # Each job by its own dimension (the largest where a job has none).
             return per_job_resources(rule, lambda wildcards: units * int(
                 getattr(wildcards, "wp_dim", largest)) / 100)
+        if rule in GATHER_RULES:  # they fill the gather's memory budget before spilling
+            return job_resources(rule, units, self.gather_memory_mb())
         return job_resources(rule, units)
+
+    def gather_memory_mb(self) -> int:
+        """The memory budget of the jobs over the whole dump (wikipedia.gather_memory_mb; the
+        released-data tier, with no dump, gathers nothing)."""
+        return int(self.wikipedia.get("gather_memory_mb", 0))

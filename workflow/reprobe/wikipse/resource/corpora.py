@@ -15,8 +15,9 @@ Per shard: the two corpora (one sentence a line), the annotated mentions counted
 
 Memory. A shard job holds its own links and only the redirects and typed targets of its own
 link targets: the gathered redirects table (~10M rows at paper scale) and the typed targets are
-read filtered, never whole. The gather sums the shards' count tables with Arrow
-(`SummedCounts`), so it holds the distinct keys as Arrow buffers, not a Python Counter.
+read filtered, never whole. The gather sums the shards' count tables with DuckDB within the
+configured memory (`wikipedia.gather_memory_mb`), spilling to disk beyond it
+(reprobe.wikipedia.spilled): the vocabulary of the whole dump is never held at once.
 """
 
 from __future__ import annotations
@@ -32,7 +33,13 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from reprobe.io import atomic_path, atomic_write_text
-from reprobe.wikipedia.arrow_counts import BATCH_ROWS, SummedCounts, parquet_with_columns
+from reprobe.wikipedia.spilled import (
+    BATCH_ROWS,
+    duckdb_within,
+    parquet_list,
+    parquet_with_columns,
+    write_query,
+)
 from reprobe.wikipse.resource.typing import read_typed_targets
 
 MENTION_COUNTS_SCHEMA = pa.schema([("word", pa.string()), ("sclass", pa.string()),
@@ -195,16 +202,16 @@ def concatenate(parts: Iterable[Path], out: Path) -> int:
     return lines
 
 
-def gather_corpora(shards: Sequence[Path], folder: Path) -> dict[str, int]:
-    """The shards' corpora concatenated in order, their counts summed, into folder."""
+def gather_corpora(shards: Sequence[Path], folder: Path, memory_mb: int) -> dict[str, int]:
+    """The shards' corpora concatenated in order, their counts summed (in `memory_mb`, spilling
+    beyond), into folder."""
     folder = Path(folder)
     lines = {corpus: concatenate([Path(s) / f"{corpus}.txt" for s in shards],
                                  folder / f"{corpus}.txt") for corpus in ("word", "sclass")}
-    write_summed(sum_counts([Path(s) / "mentions.parquet" for s in shards],
-                            ["word", "sclass"], "freq"), MENTION_COUNTS_SCHEMA,
-                 folder / "mentions.parquet")
-    write_summed(sum_counts([Path(s) / "tokens.parquet" for s in shards], ["token"], "count"),
-                 TOKEN_COUNTS_SCHEMA, folder / "tokens.parquet")
+    write_summed_counts([Path(s) / "mentions.parquet" for s in shards], MENTION_COUNTS_SCHEMA,
+                        folder / "mentions.parquet", memory_mb)
+    write_summed_counts([Path(s) / "tokens.parquet" for s in shards], TOKEN_COUNTS_SCHEMA,
+                        folder / "tokens.parquet", memory_mb)
     stats: Counter[str] = Counter()
     for shard in shards:
         stats.update(json.loads((Path(shard) / "stats.json").read_text(encoding="utf-8")))
@@ -225,22 +232,22 @@ def read_counts(folder: Path) -> tuple[dict[tuple[str, str], int], dict[str, int
             dict(zip(tokens["token"].to_pylist(), tokens["count"].to_pylist(), strict=True)))
 
 
-def sum_counts(parts: Iterable[Path], keys: Sequence[str], value: str) -> pa.Table:
-    """The shards' count tables summed by their key columns, with Arrow (key columns, then
-    value; keys unsorted)."""
-    summed = SummedCounts(keys, value)
-    for part in parts:
-        columns = [*keys, value]
-        summed.add(parquet_with_columns(part, columns).read(columns=columns))
-    return summed.result()
-
-
-def write_summed(table: pa.Table, schema: pa.Schema, path: Path) -> None:
-    """A summed count table as Parquet, sorted by its keys (the schema's columns but the last):
-    the bytes `write_counts` and `write_token_counts` write for the same counts."""
-    keys = schema.names[:-1]
-    # Arrow compares strings as UTF-8 bytes, which orders them by code point as Python does.
-    ordered = table.sort_by([(key, "ascending") for key in keys])
-    out = pa.Table.from_arrays([ordered[name] for name in schema.names], schema=schema)
-    with atomic_path(path) as tmp:
-        pq.write_table(out.combine_chunks(), tmp, compression="zstd")
+def write_summed_counts(parts: Sequence[Path], schema: pa.Schema, path: Path,
+                        memory_mb: int) -> int:
+    """The shards' count tables (the schema's columns) summed by their keys (all columns but
+    the last) and written sorted by them: the bytes `write_counts` and `write_token_counts`
+    write for the same counts. DuckDB sums and sorts within `memory_mb`, spilling beyond it;
+    the rows written."""
+    keys, value = schema.names[:-1], schema.names[-1]
+    for part in parts:  # a missing column is named with its file, before any work
+        parquet_with_columns(part, schema.names)
+    if not parts:
+        with atomic_path(path) as tmp:
+            pq.write_table(schema.empty_table(), tmp, compression="zstd")
+        return 0
+    # DuckDB compares strings as UTF-8 bytes: code point order, as Python sorts them.
+    listed = ", ".join(f'"{key}"' for key in keys)
+    query = (f'SELECT {listed}, CAST(sum("{value}") AS BIGINT) AS "{value}" '
+             f"FROM read_parquet({parquet_list(parts)}) GROUP BY {listed} ORDER BY {listed}")
+    with duckdb_within(memory_mb, Path(path).parent) as connection:
+        return write_query(connection, query, schema, Path(path))

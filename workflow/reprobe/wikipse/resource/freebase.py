@@ -9,8 +9,8 @@ The paper follows FIGER: a Wikipedia page -> its Freebase topic -> the topic's F
 - `type.object.key` triples in the English Wikipedia title namespace (`"/wikipedia/en/TITLE"`,
   the title in Freebase key escaping: `$XXXX` is a code point in hex, `_` a space).
 
-Both go to Parquet as they stream, in batches, so memory stays flat; `title_types` joins them on
-the topic id (MID) afterwards.
+Both go to Parquet as they stream, in batches, so memory stays flat; typing joins them on the
+topic id (MID) afterwards (`typing_spilled.freebase_source`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from pathlib import Path
 from typing import IO
 
 import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
@@ -38,7 +36,10 @@ TYPE_PREDICATE = f"<{NS}type.object.type>".encode()
 KEY_PREDICATE = f"<{NS}type.object.key>".encode()
 # Only this namespace holds English titles; en_id (page ids) and other languages are skipped.
 EN_TITLE_NAMESPACE = "/wikipedia/en/"
-BATCH_ROWS = 200_000
+# Rows a writer gathers before writing them (two writers): 20,000 keep the buffers a few MB, so
+# the reader's memory is flat from the smallest dump on (200,000 grew it with the dump until
+# the batches filled, ~100 MB; benchmarks/scale.py, wikipse_freebase).
+BATCH_ROWS = 20_000
 TYPES_SCHEMA = pa.schema([("mid", pa.string()), ("freebase_type", pa.string())])
 TITLES_SCHEMA = pa.schema([("mid", pa.string()), ("title", pa.string())])
 COUNT_KEYS = ("lines", "type_triples_kept", "title_keys_kept")
@@ -219,33 +220,6 @@ def stream_freebase(dump: Path, freebase_types: Collection[str], types_out: Path
             types.close()
             titles.close()
     return counts
-
-
-def _title_set(only: Collection[str] | pa.Array | pa.ChunkedArray) -> pa.Array:
-    """The titles to keep as an Arrow array (the link targets come as one, ~15M at paper scale)."""
-    if isinstance(only, pa.ChunkedArray):
-        return only.combine_chunks()
-    return only if isinstance(only, pa.Array) else pa.array(sorted(only), pa.string())
-
-
-def title_types(types_parquet: Path, titles_parquet: Path, *,
-                only: Collection[str] | pa.Array | pa.ChunkedArray | None = None
-                ) -> dict[str, list[str]]:
-    """English title -> its Freebase types (distinct, sorted), joined on the MID; `only`
-    (Python strings or an Arrow string array) restricts to some titles (the link targets) so
-    the result stays small."""
-    titles = pq.read_table(titles_parquet, schema=TITLES_SCHEMA)
-    if only is not None:
-        titles = titles.filter(pc.is_in(titles["title"], value_set=_title_set(only)))
-    # Only the type rows of wanted topics are read, so memory follows the titles asked for.
-    mids = pc.unique(titles["mid"])
-    types = ds.dataset(types_parquet, format="parquet", schema=TYPES_SCHEMA).to_table(
-        filter=pc.field("mid").isin(mids))
-    joined = titles.join(types, keys="mid", join_type="inner")
-    grouped = joined.group_by("title").aggregate([("freebase_type", "distinct")])
-    found = grouped.to_pydict()
-    return {title: sorted(kinds) for title, kinds in
-            sorted(zip(found["title"], found["freebase_type_distinct"], strict=True))}
 
 
 def _mid(text: str) -> str:

@@ -2,8 +2,8 @@
 
 Two sources give title -> FIGER types:
 
-- the paper's: Freebase types of each title (`reprobe.wikipse.resource.freebase.title_types`) mapped
-  through FIGER's types.map (`to_figer`);
+- the paper's: Freebase types of each title (the dump's types joined with its titles on the
+  MID, `typing_spilled.freebase_source`) mapped through FIGER's types.map (`to_figer`);
 - a small table, `title<TAB>figer_types` with comma-separated FIGER types (`read_title_table`),
   for runs without the 22 GB Freebase dump.
 
@@ -11,9 +11,9 @@ Two sources give title -> FIGER types:
 and counts what could not be typed: a target missing from the source is counted as
 `unmapped_title`, one whose types all fold to nothing as `no_class`, never dropped without a count.
 
-The link targets are counted with Arrow (`link_target_counts`), batch by batch, and stay an Arrow
-table: at paper scale ~330M links reach ~15M distinct targets, too many for Python objects.
-`type_link_targets` makes Python strings only of the targets the source has a type for.
+Over the whole dump (~330M links, ~15M distinct targets at paper scale) the targets are counted,
+joined and sorted in a bounded memory (`typing_spilled.type_dump_targets`), which types them
+with `type_titles` batch by batch.
 """
 
 from __future__ import annotations
@@ -29,12 +29,6 @@ import pyarrow.parquet as pq
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, atomic_write_text
 from reprobe.text import open_text, require_rows
-from reprobe.wikipedia.arrow_counts import (
-    BATCH_ROWS,
-    SummedCounts,
-    add_value_counts,
-    parquet_with_columns,
-)
 from reprobe.wikipse.resource.classes import FoldRule, sclasses_of
 
 HEADER = ("title", "figer_types")
@@ -117,40 +111,6 @@ def type_titles(titles: Iterable[str], title_figer: Mapping[str, Sequence[str]],
             counts["typed"] += 1
         else:
             counts["no_class"] += 1
-    return typed, counts
-
-
-def link_target_counts(links: Path) -> pa.Table:
-    """Distinct link targets (`target`) with their link counts (`links`), unsorted, from the
-    gathered links table read in batches."""
-    summed = SummedCounts(["target"], "links")
-    for batch in parquet_with_columns(links, ["target"]).iter_batches(batch_size=BATCH_ROWS,
-                                                                      columns=["target"]):
-        add_value_counts(summed, batch.column(0))
-    return summed.result()
-
-
-def _total(values: pa.Array | pa.ChunkedArray) -> int:
-    """The sum of an integer column as a Python int (0 when empty)."""
-    return int(pc.sum(values).as_py() or 0)
-
-
-def type_link_targets(targets: pa.Table, title_figer: Mapping[str, Sequence[str]],
-                      figer_types: Collection[str], rules: Sequence[FoldRule]
-                      ) -> tuple[dict[str, list[str]], dict[str, int]]:
-    """`type_titles` over a `link_target_counts` table, and its counts plus links and
-    links_typed (the links whose target is typed)."""
-    titles = targets["target"]
-    known = pc.is_in(titles, value_set=pa.array(list(title_figer), pa.string()))
-    # Targets the source lacks are unmapped whatever their name: counted, never made Python.
-    typed, counts = type_titles(titles.filter(known).to_pylist(), title_figer, figer_types,
-                                rules)
-    unknown = len(titles) - _total(known)
-    counts["titles"] += unknown
-    counts["unmapped_title"] += unknown
-    counts["links"] = _total(targets["links"])
-    counts["links_typed"] = _total(targets["links"].filter(
-        pc.is_in(titles, value_set=pa.array(list(typed), pa.string()))))
     return typed, counts
 
 
