@@ -133,6 +133,9 @@ def estimate(step: Step, points: Sequence[Point], cores: int,
     model = model_rss_mb(step, points)
     peak = rss.at(memory_size) if model is None else model
     linear = linear if model is None else model
+    if step.budget_mb is not None:  # beyond its budget it spills: what it held, plus the budget
+        bound = largest.peak_rss_mb + step.budget_mb
+        peak, linear = min(peak, bound), min(linear, bound)
     return Estimate(step.paper.size, cpu_s, wall_s, peak, linear, memory_size,
                     written.at(step.paper.size))
 
@@ -196,6 +199,11 @@ def memory_verdict(step: Step, points: Sequence[Point],
         return False, f"grows with the whole dump (α {in_dump:.2f} with a fixed shard)"
     if not step.whole_input:
         return True, f"grows with its shard only (α {alpha:.2f}), not with the whole dump"
+    if step.budget_mb is not None:
+        bound = max(p.peak_rss_mb for p in points) + step.budget_mb
+        return True, (f"bounded by its budget (α {alpha:.2f} while its tables fill "
+                      f"{step.budget_mb} MB; DuckDB spills beyond it, Python holds one batch of "
+                      f"rows at a time): at most {bound:.0f} MB")
     vocabulary = vocabulary_alpha(step, points)
     if vocabulary is not None and alpha <= vocabulary + MEMORY_FLAT:
         return True, (f"grows as the model does (α {alpha:.2f}; vocabulary α "

@@ -188,8 +188,9 @@ def default_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def freebase_kinds(types: Path, titles: Path, only: list[str] | None = None,
                    tmp: Path | None = None) -> dict[str, list[str]]:
-    """Title -> its Freebase types as typing joins them (`typing_spilled.freebase_source`),
-    for the titles `only` names (every title of the titles table when None)."""
+    """Title -> its Freebase types (distinct, sorted) as typing joins them
+    (`typing_spilled.freebase_source`), for the titles `only` names (every title of the titles
+    table when None)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -201,5 +202,7 @@ def freebase_kinds(types: Path, titles: Path, only: list[str] | None = None,
         connection.register("wanted", pa.table({"target": pa.array(wanted, pa.string())}))
         connection.execute("CREATE TEMP TABLE targets AS SELECT DISTINCT target FROM wanted")
         freebase_source(connection, types, titles)
-        found = connection.execute("SELECT title, kinds FROM source ORDER BY title").fetchall()
+        found = connection.execute(
+            "SELECT s.title, list_sort(list_distinct(list(s.kind))) FROM source s "
+            "JOIN targets t ON t.target = s.title GROUP BY s.title ORDER BY s.title").fetchall()
     return {title: list(kinds) for title, kinds in found}

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import Page, write_dump, write_multistream_dump
 from reprobe.errors import ReprobeError
-from reprobe.wikipedia import spilled
+from reprobe.wikipedia import gather, spilled
 from reprobe.wikipedia.gather import MAX_REDIRECT_HOPS, gather_shards, resolve_redirects
 from reprobe.wikipedia.plan import ShardPlan, check_dump, plan_shards, split_by_bytes
 from reprobe.wikipedia.shard import ShardOutputs, read_shard
@@ -112,6 +112,7 @@ def test_gathered_tables_do_not_depend_on_row_groups(tmp_path, small_pages, monk
     outputs, _ = read_one_shard(tmp_path, small_pages)
     whole = gather_shards([outputs], tmp_path / "whole", 64)
     monkeypatch.setattr(spilled, "ROW_GROUP_ROWS", 1)  # a row group a row
+    monkeypatch.setattr(gather, "BATCH_ROWS", 1)
     merged = gather_shards([outputs, outputs], tmp_path / "merged", 16)
     assert merged["distinct_link_targets"] == whole["distinct_link_targets"] == 6
     for name in ("redirects", "links"):

@@ -21,7 +21,7 @@ from reprobe.wikipse.resource.corpora import (
     build_shard_corpora,
     gather_corpora,
     mention_token,
-    read_counts,
+    read_frequent_counts,
     read_redirects,
     sclass_token,
     write_counts,
@@ -101,15 +101,19 @@ def test_a_shard_and_the_gather(tmp_path: Path) -> None:
         "@apple@-food grows in @nyc@-location .\n"
     gathered = gather_corpora(outs, tmp_path / "corpus", memory_mb=64)
     assert gathered["sentences_kept"] == 2 and gathered["shards"] == 2
-    mentions, tokens = read_counts(tmp_path / "corpus")
-    assert mentions == {("@apple@", "-food"): 2, ("@apple@", "-living_thing"): 2,
-                        ("@nyc@", "-location"): 2}
-    assert tokens["@apple@"] == 2 and tokens["grows"] == 2
+    words, vocabulary = read_frequent_counts(tmp_path / "corpus", 2, 16, tmp_path / "out")
+    assert words == {"@apple@": {"-food": 2, "-living_thing": 2}, "@nyc@": {"-location": 2}}
+    assert list(words) == ["@apple@", "@nyc@"] and vocabulary == 5  # every token, twice
+    assert read_frequent_counts(tmp_path / "corpus", 3, 16, tmp_path / "out") == ({}, 0)
+    pq.write_table(pa.table({"token": ["@nyc@"], "count": [3]}),
+                   tmp_path / "corpus/tokens.parquet")  # only @nyc@ reaches 3
+    assert read_frequent_counts(tmp_path / "corpus", 3, 16, tmp_path / "out") == (
+        {"@nyc@": {"-location": 2}}, 1)
     assert len((tmp_path / "corpus/word.txt").read_text().splitlines()) == 2
     assert json.loads((tmp_path / "corpus/stats.json").read_text())["tokens"] == 10
 
 
-# --- memory: redirects read filtered, counts summed with Arrow --------------------------------
+# --- memory: redirects read filtered, counts summed in a budget --------------------------------
 
 
 def write_redirects(path: Path, pairs: list[tuple[str, str]]) -> Path:

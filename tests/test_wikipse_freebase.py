@@ -155,3 +155,29 @@ def test_figer_mid_titles_replace_the_dump_keys(tmp_path: Path) -> None:
     mids.write_text("/m/0wp001\n", encoding="utf-8")
     with pytest.raises(InputFormatError, match="line 1"):
         write_mid_titles(mids, out)
+
+
+def test_typing_through_freebase_types_each_linked_title_as_its_joined_types(
+        streamed, tmp_path: Path, monkeypatch) -> None:
+    import pyarrow as pa
+
+    from reprobe.wikipse.resource import typing_spilled
+    from reprobe.wikipse.resource.classes import figer_types_of
+    from reprobe.wikipse.resource.typing import read_typed_targets, to_figer, type_titles
+
+    monkeypatch.setattr(typing_spilled, "BATCH_ROWS", 3)  # titles' rows split across batches
+    _, types_out, titles_out = streamed
+    types_map = read_types_map(TYPES_MAP)
+    figer = figer_types_of(types_map)
+    targets = ["Alexander the Great", "USSR", "Psychology", "Nowhere", "USSR", "Vlorë"]
+    links = tmp_path / "links.parquet"
+    pq.write_table(pa.table({"target": targets}), links)
+    produced, counts = typing_spilled.type_dump_targets(
+        links, tmp_path / "typed.parquet", figer, [], 16, freebase=(types_out, titles_out),
+        types_map=types_map)
+    known = to_figer(freebase_kinds(types_out, titles_out, only=targets), types_map)
+    expected, expected_counts = type_titles(dict.fromkeys(targets), known, figer, [])
+    assert read_typed_targets(tmp_path / "typed.parquet") == expected
+    assert {k: counts[k] for k in expected_counts} == expected_counts
+    assert counts["titles"] == 5 and counts["links"] == 6 and counts["unmapped_title"] == 2
+    assert counts["links_typed"] == 4 and produced

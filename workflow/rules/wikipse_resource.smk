@@ -151,10 +151,11 @@ rule wikipse_dataset:
         folder=lambda wildcards, output: Path(output.card).parent,
         selection=WP.selection_arguments(),
         seed=config["seed"],
+        memory_mb=WP.gather_memory_mb(),
     shell:
         "python -m reprobe wikipse dataset --corpus-dir {params.corpus:q} {params.selection:q} "
         "--seed {params.seed:q} --output-dir {params.folder:q} --reference {input.reference:q} "
-        "--csv {output.csv:q} --md {output.md:q} 2> {log:q}"
+        "--csv {output.csv:q} --md {output.md:q} --memory-mb {params.memory_mb:q} 2> {log:q}"
 
 
 rule wikipse_released:

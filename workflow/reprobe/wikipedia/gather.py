@@ -31,10 +31,12 @@ import pyarrow.parquet as pq
 from reprobe.io import atomic_path, atomic_write_text
 from reprobe.wikipedia.shard import LINKS_SCHEMA, PAGES_SCHEMA, ShardOutputs
 from reprobe.wikipedia.spilled import (
+    BATCH_ROWS,
     ROW_GROUP_ROWS,
     RowGroupWriter,
     duckdb_within,
     parquet_list,
+    parquet_with_columns,
     write_query,
 )
 
@@ -113,8 +115,10 @@ def gather_shards(shards: Sequence[ShardOutputs], folder: Path, memory_mb: int) 
                     REDIRECTS_SCHEMA, folder / "redirects.parquet")
         with atomic_path(folder / "pages.parquet") as tmp, \
                 pq.ParquetWriter(tmp, PAGES_SCHEMA, compression="zstd") as writer:
-            for shard in shards:
-                writer.write_table(pq.read_table(shard.pages, schema=PAGES_SCHEMA))
+            for shard in shards:  # batch by batch: a shard's pages are never held whole
+                for batch in parquet_with_columns(shard.pages, PAGES_SCHEMA.names).iter_batches(
+                        batch_size=BATCH_ROWS, columns=PAGES_SCHEMA.names):
+                    writer.write_table(pa.Table.from_batches([batch]).cast(PAGES_SCHEMA))
         redirected_links = write_resolved_links(connection, shards, folder / "links.parquet")
         distinct = int(connection.execute("SELECT coalesce(n, 0) FROM distinct_targets"
                                           ).fetchall()[0][0])

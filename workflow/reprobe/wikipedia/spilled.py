@@ -4,9 +4,9 @@ A gather over every shard (link targets, a corpus's vocabulary, redirects) holds
 as the whole dump has: hundreds of millions at paper scale. DuckDB runs its hash aggregates,
 joins and sorts within a memory limit and spills what does not fit to a temporary folder, so
 such a job's memory is the configured budget (`wikipedia.gather_memory_mb`), whatever the
-dump. It runs on one thread (the jobs ask for one; one thread also fixes the order of rows
-that a query does not sort). Results come back as Arrow batches, written with pyarrow as
-before, so readers see the same tables.
+dump. It runs on one thread (the jobs ask for one), and every query whose order matters sorts.
+Results come back as Arrow batches, written with pyarrow as before, so readers see the same
+tables. Operators that cannot spill (list aggregates) are left to Python, over sorted rows.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from reprobe.io import atomic_path
 
 # Rows a Parquet batch is read in: bigger batches measured more memory, not less time.
 BATCH_ROWS = 1 << 16
-# Rows of a written row group: pyarrow's default, so that a table written batch by batch has
-# the row groups (and the bytes) `pq.write_table` gives it whole.
-ROW_GROUP_ROWS = 1024 * 1024
+# Rows of a written row group, and of a batch read back from DuckDB: what Python holds at once
+# of a whole-dump table (a few MB; pyarrow's default of a million rows was ~100 MB of links).
+ROW_GROUP_ROWS = 1 << 16
 
 
 def parquet_with_columns(path: Path, columns: Sequence[str]) -> pq.ParquetFile:
@@ -51,9 +51,11 @@ def duckdb_within(memory_mb: int, near: Path) -> Iterator[Any]:
 
     Path(near).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".spill-", dir=near) as spill:
+        # Insertion order need not be kept (every query that needs an order sorts): DuckDB
+        # then streams more and holds less.
         connection = duckdb.connect(config={"threads": 1, "memory_limit": f"{memory_mb}MB",
                                             "temp_directory": spill,
-                                            "preserve_insertion_order": True})
+                                            "preserve_insertion_order": False})
         try:
             yield connection
         finally:
@@ -67,11 +69,13 @@ def parquet_list(paths: Sequence[Path]) -> str:
 
 
 class RowGroupWriter:
-    """Tables appended to a Parquet file in row groups of ROW_GROUP_ROWS, as `pq.write_table`
-    would cut the whole table; open it as a context manager."""
+    """Tables appended to a Parquet file in row groups of ROW_GROUP_ROWS (or `group_rows`), so
+    at most one group is held; open it as a context manager."""
 
-    def __init__(self, path: Path, schema: pa.Schema, compression: str = "zstd") -> None:
+    def __init__(self, path: Path, schema: pa.Schema, compression: str = "zstd",
+                 group_rows: int | None = None) -> None:
         self.schema = schema
+        self.group_rows = ROW_GROUP_ROWS if group_rows is None else group_rows
         self.writer = pq.ParquetWriter(path, schema, compression=compression)
         self.pending: list[pa.Table] = []
         self.pending_rows = 0
@@ -93,8 +97,8 @@ class RowGroupWriter:
 
     def flush(self, final: bool = False) -> None:
         """Write every full row group; when final, the rest too (an empty file: no rows)."""
-        while self.pending_rows >= ROW_GROUP_ROWS:
-            self._write(ROW_GROUP_ROWS)
+        while self.pending_rows >= self.group_rows:
+            self._write(self.group_rows)
         if final and (self.pending_rows or not self.rows):
             self._write(self.pending_rows)
 

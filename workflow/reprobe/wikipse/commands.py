@@ -98,14 +98,15 @@ def cmd_corpus(args: argparse.Namespace) -> None:
 
 def cmd_dataset(args: argparse.Namespace) -> None:
     """The dataset: annotated words over the minimum frequency, the seeded selection."""
-    from reprobe.wikipse.resource.corpora import read_counts
-    from reprobe.wikipse.resource.dataset import frequent, select, word_classes, write_dataset
+    from reprobe.wikipse.resource.corpora import read_frequent_counts
+    from reprobe.wikipse.resource.dataset import select, write_dataset
     from reprobe.wikipse.tables import stats_rows, write_stats_table
 
     folder = Path(args.corpus_dir)
-    mentions, tokens = read_counts(folder)
+    # Only the words over the minimum frequency leave the (spilled) tables of the whole corpus.
+    words, vocabulary = read_frequent_counts(folder, args.min_frequency, args.memory_mb,
+                                             Path(args.output_dir))
     selection = read_selection(args.settings, SELECTION)
-    words = frequent(word_classes(mentions), tokens, args.min_frequency)
     splits = select(words, single_per_split=selection.single_per_split,
                     multi_per_split=selection.multi_per_split, seed=args.seed)
     corpus = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
@@ -113,7 +114,7 @@ def cmd_dataset(args: argparse.Namespace) -> None:
             "selection": {"single_per_split": selection.single_per_split,
                           "multi_per_split": selection.multi_per_split}}
     write_dataset(words, splits, Path(args.output_dir), card)
-    rows = stats_rows(corpus, tokens, args.min_frequency, words, splits)
+    rows = stats_rows(corpus, vocabulary, words, splits)
     write_stats_table(rows, Path(args.reference), Path(args.csv), Path(args.md))
 
 
@@ -247,6 +248,7 @@ def _register_data(sub: argparse._SubParsersAction,
               reference="the paper's statistics", csv="statistics table (CSV)",
               md="statistics table (Markdown)")
     add_selection_options(dataset, SELECTION)
+    add_memory_option(dataset)
 
     released = add("released", cmd_released, sub)
     add_paths(released, words="the rebuilt words.parquet",

@@ -26,10 +26,10 @@ TITLES = {
 }
 
 
-def stats_rows(corpus: Mapping[str, int], token_counts: Mapping[str, int], min_frequency: int,
-               words: WordClasses, splits: Mapping[str, Sequence[str]]) -> list[ScoreRow]:
-    """The statistics §3 reports, computed on the rebuilt corpus and dataset."""
-    vocabulary = sum(count >= min_frequency for count in token_counts.values())
+def stats_rows(corpus: Mapping[str, int], vocabulary: int, words: WordClasses,
+               splits: Mapping[str, Sequence[str]]) -> list[ScoreRow]:
+    """The statistics §3 reports, computed on the rebuilt corpus (its vocabulary: the tokens
+    at the minimum frequency) and dataset."""
     annotated = summary(words)
     rows = [("corpus", "sentences", corpus.get("sentences_kept", 0)),
             ("corpus", "tokens", corpus.get("tokens", 0)),

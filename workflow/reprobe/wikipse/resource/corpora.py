@@ -223,13 +223,29 @@ def gather_corpora(shards: Sequence[Path], folder: Path, memory_mb: int) -> dict
     return dict(stats)
 
 
-def read_counts(folder: Path) -> tuple[dict[tuple[str, str], int], dict[str, int]]:
-    """The gathered (word, S-class) mention counts and token counts of a corpus folder."""
-    mentions = pq.read_table(Path(folder) / "mentions.parquet")
-    tokens = pq.read_table(Path(folder) / "tokens.parquet")
-    return (dict(zip(zip(mentions["word"].to_pylist(), mentions["sclass"].to_pylist(),
-                         strict=True), mentions["freq"].to_pylist(), strict=True)),
-            dict(zip(tokens["token"].to_pylist(), tokens["count"].to_pylist(), strict=True)))
+def read_frequent_counts(folder: Path, min_frequency: int, memory_mb: int, spill_near: Path
+                         ) -> tuple[dict[str, dict[str, int]], int]:
+    """The gathered (word, S-class) mention counts of the words whose corpus frequency reaches
+    `min_frequency`, as word → {S-class: mentions} in word and class order, and the vocabulary
+    size at that frequency: the whole corpus's tables are filtered in `memory_mb` (spilling
+    beyond, into a temporary folder in `spill_near`), and only the frequent words become
+    Python objects."""
+    mentions, tokens = Path(folder) / "mentions.parquet", Path(folder) / "tokens.parquet"
+    parquet_with_columns(mentions, MENTION_COUNTS_SCHEMA.names)
+    parquet_with_columns(tokens, TOKEN_COUNTS_SCHEMA.names)
+    words: dict[str, dict[str, int]] = {}
+    with duckdb_within(memory_mb, Path(spill_near)) as connection:
+        vocabulary = connection.execute(
+            f"SELECT count(*) FROM read_parquet({parquet_list([tokens])}) WHERE count >= ?",
+            [min_frequency]).fetchall()[0][0]
+        query = (f"SELECT m.word, m.sclass, m.freq FROM read_parquet({parquet_list([mentions])}) "
+                 f"m JOIN read_parquet({parquet_list([tokens])}) t ON t.token = m.word "
+                 "WHERE t.count >= $1 ORDER BY m.word, m.sclass")
+        for batch in connection.sql(query, params=[min_frequency]).to_arrow_reader(BATCH_ROWS):
+            for word, sclass, freq in zip(*(batch.column(i).to_pylist() for i in range(3)),
+                                          strict=True):
+                words.setdefault(word, {})[sclass] = int(freq)
+    return words, int(vocabulary)
 
 
 def write_summed_counts(parts: Sequence[Path], schema: pa.Schema, path: Path,
