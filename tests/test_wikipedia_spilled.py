@@ -25,6 +25,9 @@ def test_a_missing_column_names_the_file_and_the_column(tmp_path: Path) -> None:
 
 
 def test_a_connection_keeps_to_its_budget_and_removes_its_spill_folder(tmp_path: Path) -> None:
+    stale = tmp_path / "out" / ".spill-killed"  # what a killed run left
+    (stale / "sub").mkdir(parents=True)
+    (stale / "sub" / "block.tmp").write_bytes(b"x" * 10)
     with spilled.duckdb_within(32, tmp_path / "out") as connection:
         limit = connection.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
         threads = connection.execute("SELECT current_setting('threads')").fetchall()[0][0]

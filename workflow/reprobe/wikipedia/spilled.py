@@ -1,8 +1,9 @@
 """Whole-dump tables in bounded memory: DuckDB group-bys, joins and sorts that spill to disk.
 
 A gather over every shard (link targets, a corpus's vocabulary, redirects) holds as many keys
-as the whole dump has: hundreds of millions at paper scale. DuckDB runs its hash aggregates,
-joins and sorts within a memory limit and spills what does not fit to a temporary folder, so
+as the whole dump has: tens of millions at paper scale, from hundreds of millions of rows.
+DuckDB runs its hash aggregates, joins and sorts within a memory limit and spills what does
+not fit to a temporary folder, so
 such a job's memory is the configured budget (`wikipedia.gather_memory_mb`), whatever the
 dump. It runs on one thread (the jobs ask for one), and every query whose order matters sorts.
 Results come back as Arrow batches, written with pyarrow as before, so readers see the same
@@ -12,6 +13,7 @@ tables. Operators that cannot spill (list aggregates) are left to Python, over s
 from __future__ import annotations
 
 import contextlib
+import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -28,6 +30,7 @@ BATCH_ROWS = 1 << 16
 # Rows of a written row group, and of a batch read back from DuckDB: what Python holds at once
 # of a whole-dump table (a few MB; pyarrow's default of a million rows was ~100 MB of links).
 ROW_GROUP_ROWS = 1 << 16
+SPILL_PREFIX = ".spill-"  # a job's spill folder, beside its outputs (one job a folder)
 
 
 def parquet_with_columns(path: Path, columns: Sequence[str]) -> pq.ParquetFile:
@@ -46,11 +49,14 @@ def parquet_with_columns(path: Path, columns: Sequence[str]) -> pq.ParquetFile:
 @contextlib.contextmanager
 def duckdb_within(memory_mb: int, near: Path) -> Iterator[Any]:
     """A DuckDB connection limited to `memory_mb`, spilling into a temporary folder beside
-    `near` (the job's outputs: the same disk), removed at the end."""
+    `near` (the job's outputs: the same disk), removed at the end; one a killed run of the same
+    job left there is removed first."""
     import duckdb
 
     Path(near).mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".spill-", dir=near) as spill:
+    for stale in Path(near).glob(SPILL_PREFIX + "*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix=SPILL_PREFIX, dir=near) as spill:
         # Insertion order need not be kept (every query that needs an order sorts): DuckDB
         # then streams more and holds less.
         connection = duckdb.connect(config={"threads": 1, "memory_limit": f"{memory_mb}MB",
