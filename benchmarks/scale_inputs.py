@@ -343,7 +343,8 @@ def dataset_lines(names: Sequence[str], labels: np.ndarray, classes: Sequence[st
 def write_probe_data(folder: Path, words: int, dim: int, classes: Sequence[str],
                      seed: int = 0) -> ProbeInfo:
     """`words` train and `words` test words over the S-classes, with clustered unit vectors
-    (benchmarks/wikipse_probes.py's generator), as the probe rule reads them (cached)."""
+    (benchmarks/wikipse_probes.py's generator), as the probe rule reads them, and a vector for
+    each word and S-class (`senses/`, Gaussian) as the aggregation reads them (cached)."""
     from gensim.models import KeyedVectors
     from wikipse_probes import synthetic
 
@@ -352,7 +353,7 @@ def write_probe_data(folder: Path, words: int, dim: int, classes: Sequence[str],
     meta = folder / "probe.json"
     found = cached(meta, ProbeInfo, words=words, dim=dim, seed=seed,
                    format_version=FORMAT_VERSION)
-    if isinstance(found, ProbeInfo):
+    if isinstance(found, ProbeInfo) and (folder / "senses").is_dir():
         return found
     vectors, labels = synthetic(2 * words, dim, len(classes), 4.0, 2.0, seed)
     names = [f"@{rank_word(rank)}@" for rank in range(HEAD_RANKS, HEAD_RANKS + 2 * words)]
@@ -364,6 +365,13 @@ def write_probe_data(folder: Path, words: int, dim: int, classes: Sequence[str],
     keyed = KeyedVectors(dim)
     keyed.add_vectors(names, vectors)
     save_vectors(keyed, folder / "vectors")
+    # The word/S-class vectors `wikipse aggregate` sums (`@word@-class`, one per word and class).
+    senses = [(name, classes[c]) for name, row in zip(names, labels, strict=True)
+              for c in np.flatnonzero(row).tolist()]
+    sense_keys = KeyedVectors(dim)
+    sense_keys.add_vectors([f"{name}{sclass}" for name, sclass in senses],
+                           rng.standard_normal((len(senses), dim)).astype(np.float32))
+    save_vectors(sense_keys, folder / "senses")
     info = ProbeInfo(str(folder / "vectors"), str(train), str(test), words, dim, seed)
     meta.write_text(json.dumps(asdict(info), indent=1) + "\n", encoding="utf-8")
     return info

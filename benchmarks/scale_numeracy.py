@@ -41,6 +41,14 @@ def numeracy_probe_argv(level: Level) -> list[str]:
                    level.folder / "probe.csv")
 
 
+def random_argv(level: Level) -> list[str]:
+    """numeracy_random: the random-embedding baseline on the level's tests, 300d."""
+    return reprobe("numeracy", "random", "--model", "Random", "--role", "off_the_shelf", "--mag",
+                   level.folder / "tests-mag", "--num", level.folder / "tests-num", "--dim",
+                   "300", "--seed", level.settings["seed"], "--output",
+                   level.folder / "random.csv")
+
+
 KNN_MODELS, KNN_SET_MODELS = 17, 11  # config/paper.yaml: every model; the off-the-shelf ones
 
 

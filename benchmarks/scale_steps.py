@@ -32,7 +32,14 @@ from scale_levels import (
     story_count,
     vector_words,
 )
-from scale_numeracy import knn_argv, numeracy_probe_argv, numerals_argv, tests_argv, vectors_argv
+from scale_numeracy import (
+    knn_argv,
+    numeracy_probe_argv,
+    numerals_argv,
+    random_argv,
+    tests_argv,
+    vectors_argv,
+)
 from scale_stories import SHARDS as NEWS_SHARDS
 from scale_stories import STORIES
 from scale_vectors import ALL_FILES_WORDS, LARGEST_WORDS
@@ -246,6 +253,15 @@ def newsnli_shard_argv(level: Level) -> list[str]:
                    "--shards", "1", "--output", level.folder / "newsnli" / "0000.parquet")
 
 
+def aggregate_argv(level: Level) -> list[str]:
+    """wikipse_aggregate: unifΣ and wghtΣ of the dataset's words from its word/S-class vectors."""
+    assert isinstance(level.info, ProbeInfo)
+    out = level.folder / "aggregate"
+    return reprobe("wikipse", "aggregate", "--words", level.info.train, level.info.test,
+                   "--sense-vectors", level.folder / "senses", "--unif", out / "unif", "--wght",
+                   out / "wght")
+
+
 # --- the table --------------------------------------------------------------------------------
 
 SHARD = Paper(SHARD_MB, "shard job", "English Wikipedia in config/paper.yaml's 256 shards of "
@@ -335,6 +351,13 @@ STEPS: tuple[Step, ...] = (
                "test splits: 44,250 words each (Yaghoobzadeh et al. 2019, §3); config/paper.yaml "
                "has 75 probe jobs of 100-400d, costed as 400d times dimension/400",
                jobs=75, work=48.0), vocabulary="train words"),
+    Step("wikipse_aggregate", ("wikipse_aggregate",), "words a split", 1, "probe",
+         aggregate_argv, probe_words,
+         Paper(143_000, "aggregation job: a 400d word/S-class embedding",
+               "the WIKI-PSE dataset (44,250 words a split) summed from a word/S-class "
+               "embedding whose vocabulary is taken as ≈500,000 (the word corpus's, §3): costed "
+               "where the generated senses (3.5 a split's word) reach it, an upper bound",
+               jobs=10), vocabulary="train words"),
     Step("numeracy_vectors", ("numeracy_vectors",), "words", 1, "vectors", vectors_argv,
          vector_words, Paper(LARGEST_WORDS, "conversion job: one published file",
                              GLOVE_840B + VECTOR_FILES, jobs=17,
@@ -343,8 +366,11 @@ STEPS: tuple[Step, ...] = (
     Step("numeracy_numerals", ("numeracy_numerals",), "words", 1, "vectors", numerals_argv,
          vector_words, Paper(LARGEST_WORDS, "job: one model's numerals", GLOVE_840B, jobs=17),
          needs=("numeracy_vectors",), vocabulary="words"),
-    Step("numeracy_tests_mag", ("numeracy_shared_tests",), "words", 1, "vectors",
-         tests_argv("mag"), vector_words, needs=("numeracy_numerals",)),
+    Step("numeracy_tests_mag", ("numeracy_shared_tests", "numeracy_model_tests"), "words", 1,
+         "vectors", tests_argv("mag"), vector_words,
+         Paper(LARGEST_WORDS, "test-set job: one model's numerals", GLOVE_840B + "; a shared "
+               "set reads 6 or 11 models' numerals, whose common numbers are fewer", jobs=14),
+         needs=("numeracy_numerals",), vocabulary="words"),
     Step("numeracy_tests_num", ("numeracy_shared_tests",), "words", 1, "vectors",
          tests_argv("num"), vector_words, needs=("numeracy_numerals",)),
     Step("numeracy_probe", ("numeracy_probe",), "words", 1, "vectors", numeracy_probe_argv,
@@ -356,6 +382,10 @@ STEPS: tuple[Step, ...] = (
          Paper(STORIES / NEWS_SHARDS, "shard job", f"config/paper.yaml: {STORIES:,} CNN stories "
                f"in {NEWS_SHARDS} shard jobs (each also lists the whole folder)",
                jobs=NEWS_SHARDS), whole_input=False),
+    Step("numeracy_random", ("numeracy_random",), "words", 1, "vectors", random_argv,
+         vector_words, Paper(LARGEST_WORDS, "random-baseline job", GLOVE_840B + "; its tests "
+                             "are those of the file's own numerals here", jobs=2),
+         needs=("numeracy_tests_mag", "numeracy_tests_num")),
     Step("numeracy_knn", ("numeracy_knn",), "words a model", 1, "vectors", knn_argv,
          vector_words, Paper(LARGEST_WORDS, "one job: 17 models", GLOVE_840B + "; every model "
                              "costed as the largest"), needs=("numeracy_numerals",),
@@ -376,6 +406,7 @@ OUTPUTS = {  # what each step writes, as globs in its level's folder
     "numeracy_numerals": ("numerals.tsv", "table1.csv"), "numeracy_tests_mag": ("tests-mag",),
     "numeracy_tests_num": ("tests-num",), "numeracy_probe": ("probe.csv",),
     "numeracy_knn": ("knn.csv",), "equate_newsnli_shard": ("newsnli",),
+    "numeracy_random": ("random.csv",), "wikipse_aggregate": ("aggregate",),
 }
 BENCHMARKED = [step.name for step in STEPS if step.paper is not None]
 SERIES = {step.series_of: step.name for step in STEPS if step.series_of}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -164,8 +165,16 @@ def test_extrapolation_to_the_paper_job(results) -> None:
     hours = 1e-5 * 1.5e9 * 0.6 * 2 / 16 / 3600
     assert scale_fit.glove_verdict(glove, 8) == (True, f"{hours:.2f} h on 16 threads (target "
                                                        "≤ 3 h)")
-    assert scale_fit.memory_verdict(scale_steps.BY_NAME["wikipse_typing"],
-                                    results.points["wikipse_typing"])[0] is False
+    typing = scale_steps.BY_NAME["wikipse_typing"]
+    unbounded = replace(typing, budget_mb=None)
+    assert scale_fit.memory_verdict(unbounded, results.points["wikipse_typing"])[0] is False
+    # With a budget it spills beyond, its peak is bounded by the largest size's plus the budget.
+    met, why = scale_fit.memory_verdict(typing, results.points["wikipse_typing"])
+    largest = max(p.peak_rss_mb for p in results.points["wikipse_typing"])
+    assert met and why.endswith(f"at most {largest + typing.budget_mb:.0f} MB")
+    bounded = scale_fit.estimate(typing, results.points["wikipse_typing"], cores=2)
+    assert bounded.peak_rss_mb <= largest + typing.budget_mb < scale_fit.estimate(
+        unbounded, results.points["wikipse_typing"], cores=2).peak_rss_mb
     assert scale_fit.memory_verdict(scale_steps.BY_NAME["numeracy_train_glove"],
                                     results.points["numeracy_train_glove"])[0] is True
     assert scale_fit.memory_verdict(step, results.points["wikipedia_shard"])[0] is True
@@ -213,8 +222,9 @@ def test_the_page_marks_every_paper_figure_extrapolated(results, tmp_path: Path)
     text = page.read_text(encoding="utf-8")
     summary = text.split("### Summary", 1)[1].split("\n\n")[2]
     assert summary.count("(extrapolated)") == 4
+    # Typing's memory is bounded by its budget, so every stage fits; others were not measured.
     assert ("Paper tier ≤ 24 h wall on 32 cores / 128 GB, its benchmarked stages alone: "
-            "**not met**") in text
+            "unknown") in text
     assert "GloVe, 25 epochs on one 1.5B-token corpus ≤ 3 h on 16 threads: met" in text
     assert "`wikipse_freebase`: failed at size 8: boom" in text
     assert (tmp_path / "scale" / "wikipse_typing.png").stat().st_size > 1000
