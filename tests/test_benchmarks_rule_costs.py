@@ -3,6 +3,7 @@ benchmark."""
 
 from __future__ import annotations
 
+import math
 import sys
 
 import pytest
@@ -107,7 +108,7 @@ def test_the_units_mirror_what_each_stages_targets_count() -> None:
     from reprobe.config import fill_defaults, load_yaml
     from reprobe.numeracy.targets import NumeracyTargets
     from reprobe.numersense.targets import NumerSenseTargets
-    from reprobe.resources import requested, rule_scale, wikipedia_resources
+    from reprobe.resources import MEMORY_MARGIN, requested, rule_scale, wikipedia_resources
     from reprobe.wikipse.targets import WikiPseTargets
 
     paper = load_yaml(REPO / "config" / "paper.yaml")
@@ -122,7 +123,11 @@ def test_the_units_mirror_what_each_stages_targets_count() -> None:
         "numersense_probe": NumerSenseTargets(paper, raw).resources("numersense_probe"),
         "wikipse_typing": WikiPseTargets(paper, raw, shards).resources("wikipse_typing"),
         "wikipse_embed": WikiPseTargets(paper, raw, shards).resources("wikipse_embed")}
+    # The jobs over the whole dump ask for their memory budget on top (with its margin).
+    budget = math.ceil(paper["wikipedia"]["gather_memory_mb"] * MEMORY_MARGIN)
     for rule, resources in asked.items():
         wildcards = largest if rule == "wikipse_embed" else None
         expected = requested(rule_scale(rule), rule_costs.config_units(rule, paper))[0]
+        if rule in ("wikipedia_gather", "wikipse_typing"):
+            expected += budget
         assert resources["mem_mb"](wildcards, 1) == expected, rule
