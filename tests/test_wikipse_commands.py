@@ -33,7 +33,7 @@ def test_freebase_then_typing_through_the_cli(tmp_path: Path) -> None:
                  "--output", str(out / "typed.parquet"), "--counts", str(out / "counts.json"),
                  "--fold-csv", str(out / "fold.csv"), "--fold-md", str(out / "fold.md"),
                  "--typing-csv", str(out / "typing.csv"),
-                 "--typing-md", str(out / "typing.md")]) == 0
+                 "--typing-md", str(out / "typing.md"), "--memory-mb", "64"]) == 0
     typed = read_typed_targets(out / "typed.parquet")
     assert typed["Aristotle"] == ["-person"] and typed["George Orwell"] == ["-person"]
     counts = json.loads((out / "counts.json").read_text())
