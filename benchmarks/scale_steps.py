@@ -385,7 +385,8 @@ STEPS: tuple[Step, ...] = (
     Step("numeracy_random", ("numeracy_random",), "words", 1, "vectors", random_argv,
          vector_words, Paper(LARGEST_WORDS, "random-baseline job", GLOVE_840B + "; its tests "
                              "are those of the file's own numerals here", jobs=2),
-         needs=("numeracy_tests_mag", "numeracy_tests_num")),
+         # Its model: a random vector for each number of the tests (numerals × dimension).
+         needs=("numeracy_tests_mag", "numeracy_tests_num"), vocabulary="numerals"),
     Step("numeracy_knn", ("numeracy_knn",), "words a model", 1, "vectors", knn_argv,
          vector_words, Paper(LARGEST_WORDS, "one job: 17 models", GLOVE_840B + "; every model "
                              "costed as the largest"), needs=("numeracy_numerals",),
