@@ -79,9 +79,11 @@ def resolve_redirects(connection: Any, shards: Sequence[ShardOutputs]) -> int:
                                   ).fetchall()[0][0])
 
 
-def write_resolved_links(connection: Any, shards: Sequence[ShardOutputs], path: Path) -> int:
+def write_resolved_links(connection: Any, shards: Sequence[ShardOutputs], path: Path
+                         ) -> tuple[int, int]:
     """Every shard's links, in order, with `target` resolved through the redirects and the
-    link's own target kept as `raw_target`; the number of links a redirect changed."""
+    link's own target kept as `raw_target`; the number of links a redirect changed and of
+    distinct (resolved) targets, a missing one counting as one."""
     names = ", ".join(f"l.{name}" for name in LINKS_SCHEMA.names if name != "target")
     changed = 0
     with atomic_path(path) as tmp:
@@ -97,12 +99,10 @@ def write_resolved_links(connection: Any, shards: Sequence[ShardOutputs], path: 
                                    .as_py() or 0)
                     writer.add(table)
         # Written and closed: its distinct targets counted from the file, spilling as needed.
-        connection.execute("CREATE TEMP VIEW written AS SELECT target FROM read_parquet("
-                           f"{parquet_list([tmp])})")
-        connection.execute("CREATE TEMP TABLE distinct_targets AS SELECT count(DISTINCT "
-                           "target) + max(CASE WHEN target IS NULL THEN 1 ELSE 0 END) AS n "
-                           "FROM written")
-    return changed
+        distinct = connection.execute(
+            "SELECT count(DISTINCT target) + coalesce(max(CASE WHEN target IS NULL THEN 1 "
+            f"ELSE 0 END), 0) FROM read_parquet({parquet_list([tmp])})").fetchall()[0][0]
+    return changed, int(distinct)
 
 
 def gather_shards(shards: Sequence[ShardOutputs], folder: Path, memory_mb: int) -> dict:
@@ -119,9 +119,8 @@ def gather_shards(shards: Sequence[ShardOutputs], folder: Path, memory_mb: int) 
                 for batch in parquet_with_columns(shard.pages, PAGES_SCHEMA.names).iter_batches(
                         batch_size=BATCH_ROWS, columns=PAGES_SCHEMA.names):
                     writer.write_table(pa.Table.from_batches([batch]).cast(PAGES_SCHEMA))
-        redirected_links = write_resolved_links(connection, shards, folder / "links.parquet")
-        distinct = int(connection.execute("SELECT coalesce(n, 0) FROM distinct_targets"
-                                          ).fetchall()[0][0])
+        redirected_links, distinct = write_resolved_links(connection, shards,
+                                                          folder / "links.parquet")
     totals: Counter[str] = Counter()
     for shard in shards:
         counts = json.loads(shard.stats.read_text(encoding="utf-8"))
