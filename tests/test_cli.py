@@ -139,7 +139,7 @@ def test_an_unexpected_error_is_one_line_unless_debug(monkeypatch, caplog):
     assert "Traceback" in caplog.text
 
 
-HEAVY = ("pandas", "torch", "transformers", "sklearn", "gensim")
+HEAVY = ("pandas", "torch", "transformers", "sklearn", "gensim", "pyarrow", "duckdb")
 STAGE_PACKAGES = ("reprobe.numeracy", "reprobe.equate", "reprobe.numersense", "reprobe.wikipse")
 
 

@@ -72,3 +72,11 @@ def add_paths(parser: argparse.ArgumentParser, **paths: str | Option) -> None:
 def add_names(parser: argparse.ArgumentParser, **names: str | Option) -> None:
     """The names of the job a step runs (row, set, model), by option name."""
     _add(parser, "NAME", names)
+
+
+def add_memory_option(parser: argparse.ArgumentParser) -> None:
+    """`--memory-mb`: the memory budget a job over the whole dump fills before it spills to disk
+    (the rules pass wikipedia.gather_memory_mb)."""
+    parser.add_argument("--memory-mb", type=int, required=True, metavar="MB",
+                        help="memory the job holds its tables in before spilling to disk "
+                        "beside its outputs (config: wikipedia.gather_memory_mb)")

@@ -8,8 +8,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from reprobe.step_options import add_paths, listed, optional
-from reprobe.wikipedia.spilled import add_memory_option
+from reprobe.step_options import add_memory_option, add_paths, listed, optional
 
 log = logging.getLogger("reprobe.wikipedia")
 

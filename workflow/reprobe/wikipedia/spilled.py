@@ -135,11 +135,3 @@ def _cast(table: pa.Table, schema: pa.Schema) -> pa.Table:
     """A table with the written schema's names and types (columns taken in order)."""
     columns = [table.column(index).cast(field.type) for index, field in enumerate(schema)]
     return pa.Table.from_arrays(columns, schema=schema)
-
-
-def add_memory_option(parser: Any) -> None:
-    """`--memory-mb`: a whole-dump job's memory budget (the rules pass
-    wikipedia.gather_memory_mb)."""
-    parser.add_argument("--memory-mb", type=int, required=True, metavar="MB",
-                        help="memory the job holds its tables in before spilling to disk "
-                        "beside its outputs (config: wikipedia.gather_memory_mb)")

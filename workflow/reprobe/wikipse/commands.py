@@ -8,9 +8,16 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
+from reprobe.step_options import (
+    add_memory_option,
+    add_names,
+    add_paths,
+    listed,
+    one_of,
+    optional,
+    several,
+)
 from reprobe.step_settings import add_settings_option
-from reprobe.wikipedia.spilled import add_memory_option
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.nlp_commands import register_nlp
 from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options, read_selection
