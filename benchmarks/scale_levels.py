@@ -138,28 +138,19 @@ def class_names() -> list[str]:
     return [line.split()[0] for line in lines if line.strip()]
 
 
-def probe_words(level: Level) -> float:
-    """Words in each split of the probed dataset."""
-    assert isinstance(level.info, ProbeInfo)
-    return float(level.info.words)
+def info_count(kind: type, field: str) -> Callable[[Level], float]:
+    """A count a level's generated input records (its kind checked): a step's size."""
+    def count(level: Level) -> float:
+        """The count at one level."""
+        assert isinstance(level.info, kind), (level.chain, kind.__name__)
+        return float(getattr(level.info, field))
+    return count
 
 
-def vector_words(level: Level) -> float:
-    """Words in the embedding file."""
-    assert isinstance(level.info, VectorsInfo)
-    return float(level.info.words)
-
-
-def story_count(level: Level) -> float:
-    """Stories in the folder."""
-    assert isinstance(level.info, StoriesInfo)
-    return float(level.info.stories)
-
-
-def corpus_tokens(level: Level) -> float:
-    """The training corpus's tokens."""
-    assert isinstance(level.info, CorpusInfo)
-    return float(level.info.tokens)
+probe_words = info_count(ProbeInfo, "words")  # words in each split of the probed dataset
+vector_words = info_count(VectorsInfo, "words")  # words in the embedding file
+story_count = info_count(StoriesInfo, "stories")  # stories in the folder
+corpus_tokens = info_count(CorpusInfo, "tokens")  # the training corpus's tokens
 
 
 def freebase_triples(level: Level) -> float:
