@@ -235,13 +235,13 @@ def read_frequent_counts(folder: Path, min_frequency: int, memory_mb: int, spill
     parquet_with_columns(tokens, TOKEN_COUNTS_SCHEMA.names)
     words: dict[str, dict[str, int]] = {}
     with duckdb_within(memory_mb, Path(spill_near)) as connection:
-        vocabulary = connection.execute(
-            f"SELECT count(*) FROM read_parquet({parquet_list([tokens])}) WHERE count >= ?",
-            [min_frequency]).fetchall()[0][0]
+        # The tokens file read once: its frequent tokens are the vocabulary and the join's keys.
+        connection.execute("CREATE TEMP TABLE frequent AS SELECT token FROM read_parquet("
+                           f"{parquet_list([tokens])}) WHERE count >= ?", [min_frequency])
+        vocabulary = connection.execute("SELECT count(*) FROM frequent").fetchall()[0][0]
         query = (f"SELECT m.word, m.sclass, m.freq FROM read_parquet({parquet_list([mentions])}) "
-                 f"m JOIN read_parquet({parquet_list([tokens])}) t ON t.token = m.word "
-                 "WHERE t.count >= $1 ORDER BY m.word, m.sclass")
-        for batch in connection.sql(query, params=[min_frequency]).to_arrow_reader(BATCH_ROWS):
+                 "m JOIN frequent t ON t.token = m.word ORDER BY m.word, m.sclass")
+        for batch in connection.sql(query).to_arrow_reader(BATCH_ROWS):
             for word, sclass, freq in zip(*(batch.column(i).to_pylist() for i in range(3)),
                                           strict=True):
                 words.setdefault(word, {})[sclass] = int(freq)
@@ -251,9 +251,9 @@ def read_frequent_counts(folder: Path, min_frequency: int, memory_mb: int, spill
 def write_summed_counts(parts: Sequence[Path], schema: pa.Schema, path: Path,
                         memory_mb: int) -> int:
     """The shards' count tables (the schema's columns) summed by their keys (all columns but
-    the last) and written sorted by them: the bytes `write_counts` and `write_token_counts`
-    write for the same counts. DuckDB sums and sorts within `memory_mb`, spilling beyond it;
-    the rows written."""
+    the last) and written sorted by them: the rows `write_counts` and `write_token_counts`
+    write for the same counts (their bytes too, within one row group). DuckDB sums and sorts
+    within `memory_mb`, spilling beyond it; the rows written."""
     keys, value = schema.names[:-1], schema.names[-1]
     for part in parts:  # a missing column is named with its file, before any work
         parquet_with_columns(part, schema.names)
