@@ -104,9 +104,15 @@ def on_threads(runtime: float, measured: int | None) -> Any:
 
     def scaled_runtime(wildcards: Any, threads: int) -> int:
         """runtime (minutes) on this job's threads."""
-        return max(MIN_RUNTIME_MIN, math.ceil(runtime * measured / max(threads, 1)))
+        return minutes_on(runtime, measured, threads)
 
     return scaled_runtime
+
+
+def minutes_on(runtime: float, measured: int, threads: int) -> int:
+    """A run time measured on `measured` threads, spread over `threads` (whole minutes, never
+    below MIN_RUNTIME_MIN)."""
+    return max(MIN_RUNTIME_MIN, math.ceil(runtime * measured / max(threads, 1)))
 
 
 def job_resources(rule: str, units: float = 0, budget_mb: int = 0) -> dict[str, Any]:
@@ -134,8 +140,8 @@ def per_job_resources(rule: str, units_of: Callable[[Any], float]) -> dict[str, 
 
     def runtime(wildcards: Any, threads: int) -> int:
         """runtime (minutes) of this job on its threads."""
-        minutes = scale.runtime_min(units_of(wildcards)) * RUNTIME_MARGIN
-        return max(MIN_RUNTIME_MIN, math.ceil(minutes * measured / max(threads, 1)))
+        return minutes_on(scale.runtime_min(units_of(wildcards)) * RUNTIME_MARGIN, measured,
+                          threads)
 
     found: dict[str, Any] = {"mem_mb": memory, "runtime": runtime}
     if read_costs()["rules"][rule].get("output_mb") is not None:
