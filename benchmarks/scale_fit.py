@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scale_steps import Step
+from scale_types import Step
 
 MEMORY_FLAT = 0.1
 TIER_HOURS, TIER_CORES, TIER_MEMORY_MB = 24.0, 32, 128_000.0

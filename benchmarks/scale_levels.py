@@ -13,15 +13,15 @@ of a chain: its folder, its input, and the settings config/paper.yaml gives the 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from harness import REPO
+from scale_files import FILE_CHAINS
 from scale_inputs import CorpusInfo, ProbeInfo, write_corpus, write_probe_data
 from scale_stories import StoriesInfo, write_stories
+from scale_types import FilesInfo, Level, files_level, reprobe
 from scale_vectors import VectorsInfo, write_vectors
 from scale_wiki import PAGES_PER_STREAM, WikiInfo, build_wiki
 
@@ -41,21 +41,10 @@ LADDERS = {  # chain -> mode -> sizes (excerpt pages, or tokens)
                 "default": [20_000, 40_000, 80_000, 160_000, 320_000, 640_000]},
     "stories": {"tiny": [10, 40, 160], "quick": [90, 360, 1_440],
                 "default": [90, 180, 360, 720, 1_440]},
+    **{chain.name: chain.ladders for chain in FILE_CHAINS.values()},
 }
-Info = WikiInfo | CorpusInfo | ProbeInfo | VectorsInfo | StoriesInfo
-
-
-@dataclass(frozen=True)
-class Level:
-    """One size of a chain: its folder, its generated input and the run's settings."""
-
-    chain: str
-    size: int
-    folder: Path
-    info: Info
-    settings: dict[str, str]
-    cores: int
-    shards: int = 1  # shards that make one about the ladder's smallest size (a fixed shard)
+Info = WikiInfo | CorpusInfo | ProbeInfo | VectorsInfo | StoriesInfo | FilesInfo
+__all__ = ["Level", "reprobe"]  # the chains' commands import both from here
 
 
 def paper_settings(cores: int) -> dict[str, str]:
@@ -98,6 +87,9 @@ def make_level(chain: str, size: int, work: Path, settings: dict[str, str], core
     elif chain == "stories":
         folder = work / "stories" / f"stories-{size}"
         info = write_stories(folder, size)
+    elif chain in FILE_CHAINS:
+        folder = work / chain / f"size-{size}"
+        info = files_level(FILE_CHAINS[chain], folder, size)
     else:
         folder = work / chain / f"tokens-{size}"
         info = write_corpus(work / "corpora", size)
@@ -106,11 +98,6 @@ def make_level(chain: str, size: int, work: Path, settings: dict[str, str], core
     if isinstance(info, WikiInfo):  # a shard is at least one bz2 stream of the dump
         shards = min(shards, info.pages // PAGES_PER_STREAM)
     return Level(chain, size, folder, info, settings, cores, max(1, shards))
-
-
-def reprobe(*words: str | Path) -> list[str]:
-    """`python -m reprobe …` with this interpreter."""
-    return [sys.executable, "-m", "reprobe", *(str(word) for word in words)]
 
 
 # --- sizes read off the inputs and outputs ----------------------------------------------------
@@ -167,6 +154,8 @@ def numeracy_tokens(level: Level) -> float:
 def level_details(level: Level) -> dict[str, float]:
     """What a level holds, for the report: pages, links, sentences, tokens, words."""
     info = level.info
+    if isinstance(info, FilesInfo):
+        return dict(info.counts)
     if isinstance(info, StoriesInfo):
         return {"stories": info.stories}
     if isinstance(info, VectorsInfo):

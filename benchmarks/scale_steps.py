@@ -11,8 +11,7 @@ with as many threads as the machine has (the paper's are `threads`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from scale_chain_commands import (
@@ -22,6 +21,7 @@ from scale_chain_commands import (
     probe_argv,
     train_argv,
 )
+from scale_files import FILE_OUTPUTS, FILE_STEPS
 from scale_inputs import write_freebase
 from scale_levels import (
     CLASSES,
@@ -49,6 +49,7 @@ from scale_numeracy import (
 )
 from scale_stories import SHARDS as NEWS_SHARDS
 from scale_stories import STORIES
+from scale_types import Paper, Step
 from scale_vectors import ALL_FILES_WORDS, LARGEST_WORDS
 from scale_wiki import RENDERED_SHARE, WikiInfo
 
@@ -60,57 +61,6 @@ SPILL_BUDGET_MB = 64
 SHARD_MB = 90.0  # a shard of the paper's dump: 256 shards of ~90 MB bz2 (issue 32)
 SHARDS = 256
 LINKS = 330e6  # links in English Wikipedia (issue 32)
-CHAIN_DETAILS = {
-    "wiki": ("XML MB", "pages", "redirects", "links", "sentences", "tokens", "distinct words"),
-    "text": ("sentences", "distinct words"), "sskip": ("sentences", "distinct words"),
-    "probe": ("dimensions",), "vectors": ("words", "numerals"),
-    "stories": ("stories",),
-}
-
-
-@dataclass(frozen=True)
-class Paper:
-    """One job of a step at the paper's scale."""
-
-    size: float  # in the step's unit
-    per: str  # what one job is
-    source: str  # where the size comes from
-    jobs: int = 1  # jobs of the rule in the paper configuration
-    work: float | None = None  # their cost in measured jobs (default: jobs)
-    memory_size: float | None = None  # where peak RSS is evaluated, if not at `size`
-    vocabulary: float | None = None  # a trainer's vocabulary at the paper's size (its model)
-
-
-@dataclass(frozen=True)
-class Step:
-    """A benchmarked step: its rules, unit, command and paper size."""
-
-    name: str
-    rules: tuple[str, ...]
-    unit: str
-    threads: int  # the rule's threads in config/paper.yaml
-    chain: str
-    argv: Callable[[Level], list[str]]
-    size: Callable[[Level], float]
-    paper: Paper | None = None  # None: a helper step, run but not benchmarked
-    needs: tuple[str, ...] = ()
-    vocabulary: str | None = None  # the detail a model's size follows (× dimension)
-    whole_input: bool = True  # its job reads the whole input (False: one shard only)
-    log_counts: dict[str, str] = field(default_factory=dict)  # detail name -> log regex
-    log_sums: dict[str, str] = field(default_factory=dict)  # detail name -> regex, summed
-    shows: tuple[str, ...] = ()  # the level's details its report shows (default: its chain's)
-    series_of: str | None = None  # another measurement of this step: fixed shard, growing dump
-    warm_up: bool = False  # run once untimed first (numba compiles or loads its kernels)
-    budget_mb: int | None = None  # the memory budget it keeps to, spilling beyond (DuckDB)
-
-    def details(self, found: dict[str, float]) -> dict[str, float]:
-        """The details of a level (and counts from the log) this step's report shows."""
-        names = self.shows or CHAIN_DETAILS[self.chain]
-        keep = [*names, *([self.vocabulary] if self.vocabulary else []), *self.log_counts,
-                *self.log_sums]
-        return {name: found[name] for name in dict.fromkeys(keep) if name in found}
-
-
 # --- commands ---------------------------------------------------------------------------------
 
 
@@ -351,6 +301,7 @@ STEPS: tuple[Step, ...] = (
          vector_words, Paper(LARGEST_WORDS, "one job: 17 models", GLOVE_840B + "; every model "
                              "costed as the largest"), needs=("numeracy_numerals",),
          vocabulary="words"),
+    *FILE_STEPS,
 )
 BY_NAME = {step.name: step for step in STEPS}
 OUTPUTS = {  # what each step writes, as globs in its level's folder
@@ -368,6 +319,7 @@ OUTPUTS = {  # what each step writes, as globs in its level's folder
     "numeracy_tests_num": ("tests-num",), "numeracy_probe": ("probe.csv",),
     "numeracy_knn": ("knn.csv",), "equate_newsnli_shard": ("newsnli",),
     "numeracy_random": ("random.csv",), "wikipse_aggregate": ("aggregate",),
+    **FILE_OUTPUTS,
 }
 BENCHMARKED = [step.name for step in STEPS if step.paper is not None]
 SERIES = {step.series_of: step.name for step in STEPS if step.series_of}

@@ -1,0 +1,9 @@
+"""The scale benchmark's numersense chains of generated released-like files (being written)."""
+
+from __future__ import annotations
+
+from scale_types import FilesChain, Step
+
+CHAINS: tuple[FilesChain, ...] = ()
+STEPS: tuple[Step, ...] = ()
+OUTPUTS: dict[str, tuple[str, ...]] = {}
