@@ -1,12 +1,14 @@
-"""The scale benchmark's chains of generated released-like files, by stage: each stage module
-declares its chains (FilesChain), its steps and what they write, and is listed here once."""
+"""The scale benchmark's steps beyond scale_steps' table, by stage: each stage module declares
+its chains of generated released-like files (FilesChain), its steps (on those chains or on
+the core ones) and what they write, and is listed here once."""
 
 from __future__ import annotations
 
 from scale_types import FilesChain, Step
 
 # Each module holds CHAINS (FilesChain), STEPS (Step) and OUTPUTS (step -> globs in a level).
-STAGE_MODULES = ("scale_equate", "scale_numersense", "scale_wikipse_sets")
+STAGE_MODULES = ("scale_wiki_tables", "scale_equate", "scale_numersense",
+                 "scale_wikipse_sets")
 
 
 def _stage_parts() -> tuple[dict[str, FilesChain], tuple[Step, ...], dict[str, tuple[str, ...]]]:

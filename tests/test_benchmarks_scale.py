@@ -259,7 +259,7 @@ def test_each_step_runs_its_rules_command(wiki) -> None:
     stories = scale_stories.StoriesInfo(str(folder / "stories"), 10, 0)
     levels["vectors"] = scale_levels.Level("vectors", 10, folder, vectors, settings, 2)
     levels["stories"] = scale_levels.Level("stories", 10, folder, stories, settings, 2)
-    for step in scale_steps.STEPS:
+    for step in (step for step in scale_steps.STEPS if step.chain in levels):  # core chains
         argv = step.argv(levels[step.chain])
         assert argv[:3] == [sys.executable, "-m", "reprobe"]
         command, options = rule_options(step.rules[0])
