@@ -122,6 +122,8 @@ def run_chain(chain: str, names: list[str], mode: str, work: Path, settings: dic
               ) -> None:
     """Every size of one chain: the steps named, and the steps they need, untimed."""
     steps = [step for step in closure(names) if step.chain == chain]
+    if not steps:  # no level of this chain is generated for nothing
+        return
     cores = len(os.sched_getaffinity(0))
     logs = work / "logs"
     logs.mkdir(parents=True, exist_ok=True)

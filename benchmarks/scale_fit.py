@@ -132,6 +132,7 @@ def estimate(step: Step, points: Sequence[Point], cores: int,
     written = fit_power([p.size for p in points], [max(p.output_mb, 1e-6) for p in points])
     model = model_rss_mb(step, points)
     peak = rss.at(memory_size) if model is None else model
+    peak = linear if step.linear_memory else peak
     linear = linear if model is None else model
     if step.budget_mb is not None:  # beyond its budget it spills: what it held, plus the budget
         bound = largest.peak_rss_mb + step.budget_mb
@@ -201,9 +202,12 @@ def memory_verdict(step: Step, points: Sequence[Point],
         return True, f"grows with its shard only (α {alpha:.2f}), not with the whole dump"
     if step.budget_mb is not None:
         bound = max(p.peak_rss_mb for p in points) + step.budget_mb
-        return True, (f"bounded by its budget (α {alpha:.2f} while its tables fill "
-                      f"{step.budget_mb} MB; DuckDB spills beyond it, Python holds one batch of "
-                      f"rows at a time): at most {bound:.0f} MB")
+        return True, (f"bounded by its budget (α {alpha:.2f} while it fills "
+                      f"{step.budget_mb} MB; {step.budget_why}): at most {bound:.0f} MB")
+    largest = max(points, key=lambda p: p.size)
+    if step.paper is not None and largest.size >= step.paper.size:
+        return True, (f"measured at the paper's size, nothing extrapolated (α {alpha:.2f}; "
+                      f"{largest.peak_rss_mb:.0f} MB)")
     vocabulary = vocabulary_alpha(step, points)
     if vocabulary is not None and alpha <= vocabulary + MEMORY_FLAT:
         return True, (f"grows as the model does (α {alpha:.2f}; vocabulary α "

@@ -46,6 +46,7 @@ class FilesInfo:
     files: dict[str, str]  # role -> path
     counts: dict[str, float]  # what the files hold, by name (the report's details)
     format_version: int = FILES_FORMAT_VERSION
+    chain_version: int = 1  # the chain's writer version (FilesChain.version)
 
 
 Writer = Callable[[Path, int], tuple[dict[str, Path], dict[str, float]]]
@@ -59,6 +60,7 @@ class FilesChain:
     name: str
     ladders: dict[str, list[int]]  # "tiny", "quick", "default" -> sizes
     write: Writer
+    version: int = 1  # bump when the writer changes: its cached levels are rebuilt
 
 
 def files_level(chain: FilesChain, folder: Path, size: int) -> FilesInfo:
@@ -67,12 +69,14 @@ def files_level(chain: FilesChain, folder: Path, size: int) -> FilesInfo:
     if meta.is_file():
         found = FilesInfo(**json.loads(meta.read_text(encoding="utf-8")))
         if (found.size == size and found.format_version == FILES_FORMAT_VERSION
+                and found.chain_version == chain.version
                 and all(Path(p).exists() for p in found.files.values())):
             return found
     folder.mkdir(parents=True, exist_ok=True)
     files, counts = chain.write(folder, size)
     info = FilesInfo(str(folder), size, {role: str(path) for role, path in files.items()},
-                     {name: float(value) for name, value in counts.items()})
+                     {name: float(value) for name, value in counts.items()},
+                     chain_version=chain.version)
     meta.write_text(json.dumps(asdict(info), indent=1) + "\n", encoding="utf-8")
     return info
 
@@ -134,6 +138,11 @@ class Step:
     series_of: str | None = None  # another measurement of this step: fixed shard, growing dump
     warm_up: bool = False  # run once untimed first (numba compiles or loads its kernels)
     budget_mb: int | None = None  # the memory budget it keeps to, spilling beyond (DuckDB)
+    # Why its memory stops at the budget (the report's verdict says it).
+    budget_why: str = "DuckDB spills beyond it, Python holds one batch of rows at a time"
+    # Its peak RSS grows linearly on top of a fixed start (a decoder's window filling): the
+    # paper's peak is extended along its two largest sizes, not by the power law.
+    linear_memory: bool = False
 
     def details(self, found: dict[str, float]) -> dict[str, float]:
         """The details of a level (and counts from the log) this step's report shows."""
