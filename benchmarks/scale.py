@@ -6,7 +6,8 @@ Inputs (scale_inputs.py, scale_wiki.py; cached in --work by size): a multistream
 dump of N pages of gensim's excerpt, every copy renamed (titles, redirects, link targets) and a
 share of its prose words drawn from an open Zipf vocabulary, with synthetic redirects up to
 English Wikipedia's 3 a hundred links; a Freebase N-Triples dump with a topic for each of its
-titles, ~9.4 triples a link; text corpora of N tokens from the open vocabulary. The steps
+titles, ~9.4 triples a link; text corpora of N tokens from the open vocabulary; released-like
+files of fixed-size sources (scale_files: EQUATE's, NumerSense's, WIKI-PSE's tasks'). The steps
 (scale_steps.py) run as their rules run them, `python -m reprobe …` as a child process each,
 timed by harness.measure: CPU seconds of the process tree, wall seconds, peak RSS of the tree
 sampled every --interval seconds. scale_fit.py fits and extrapolates; scale_report.py writes
