@@ -188,7 +188,9 @@ def scale_points(steps: Mapping[str, Any]) -> dict[str, dict[str, float]]:
         threads = max(1, int(step.get("threads", 1)))
         for rule in step.get("rules", []):
             point = found.setdefault(rule, {"mem_mb": 0.0, "runtime_min": 0.0,
-                                            "output_mb": None, "step": name, "threads": 1})
+                                            "output_mb": None, "step": name, "threads": 1,
+                                            "extrapolated": False})
+            point["extrapolated"] = point["extrapolated"] or paper.get("extrapolated", True)
             point["threads"] = max(point["threads"], threads)
             runtime = float(paper.get("cpu_s", 0)) / threads / 60
             if runtime > point["runtime_min"]:
@@ -253,7 +255,8 @@ def rule_entry(rule: str, old: Mapping[str, Any], default: Mapping[str, float] |
     entry = {"unit": unit, "mem_mb": [round(mem[0], 1), round(mem[1], 3)],
              "runtime_min": [round(runtime[0], 3), round(runtime[1], 4)],
              "from": f"{source}; paper scale: benchmarks/scale.py step {paper['step']} "
-                     f"(extrapolated, {high:g} units)"}
+                     + (f"(extrapolated, {high:g} units)" if paper.get("extrapolated", True)
+                        else f"(measured at the paper's size, {high:g} units)")}
     if paper.get("threads", 1) > 1:  # its run time is on this many threads
         entry["threads"] = int(paper["threads"])
     return entry

@@ -211,7 +211,9 @@ def costs(results: Results) -> dict:
             "paper": {"size": step.paper.size, "per": step.paper.per,
                       "source": step.paper.source, "cpu_s": round(est.cpu_s, 1),
                       "peak_rss_mb": round(est.peak_rss_mb, 1),
-                      "output_mb": round(est.output_mb, 1), "extrapolated": True}}
+                      "output_mb": round(est.output_mb, 1),
+                      # False where the ladder reached the paper's size: measured, not fitted.
+                      "extrapolated": max(p.size for p in points) < step.paper.size}}
     host = results.host
     machine = (f"{host['cores']} cores ({host['cpu_model']}), Python {host['python']}, "
                f"{host['platform']}, load average before {host['load_average_before'][0]:.2f}")

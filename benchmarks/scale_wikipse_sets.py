@@ -210,7 +210,8 @@ STEPS: tuple[Step, ...] = (
     Step("wikipse_analyses", ("wikipse_analyses", "wikipse_analyses_authors"), "words a split",
          1, SPLITS, analyses_argv, files_count("words a split"),
          Paper(SPLIT_WORDS, "analyses job: SSKIP 400d's three series", SPLIT_SOURCE + "; 2 jobs "
-               "(the rebuild and the authors' corpus)", jobs=2)),
+               "(the rebuild and the authors' corpus)", jobs=2),
+         vocabulary="words a split"),  # it holds the split words' vectors: the probe's model
     Step("wikipse_released", ("wikipse_released",), "rebuilt words", 1, RELEASED,
          released_argv, files_count("rebuilt words"),
          Paper(ANNOTATED_WORDS, "one job: the release against the rebuild", "≈276,000 "
@@ -219,26 +220,27 @@ STEPS: tuple[Step, ...] = (
     Step("wikipse_public", ("wikipse_public",), "public words", 1, PUBLIC, public_argv,
          files_count("public words"),
          Paper(PUBLIC_WORDS, "Table 3 job: one dataset variant", PUBLIC_SOURCE + "; 3 jobs "
-               "(rebuilt, released, authors' corpus)", jobs=3), linear_memory=True),
+               "(rebuilt, released, authors' corpus)", jobs=3), linear_memory=True,
+         vocabulary="public words"),  # it holds the embedding files: vocabulary × dimension
     Step("wikipse_nlp", ("wikipse_nlp", "wikipse_nlp_authors"), "public words", 1, PUBLIC,
          nlp_argv, files_count("public words"),
          Paper(PUBLIC_WORDS, "Table 5 job: our three rows and the public files", PUBLIC_SOURCE
                + "; SentEval's MR 10,662, CR 3,775, SUBJ 10,000 sentences and MRPC's 5,801 "
                "pairs at the same share; the authors' corpus job has no public rows", jobs=2),
-         linear_memory=True),
+         linear_memory=True, vocabulary="public words"),
     Step("wikipse_authors_vectors", ("wikipse_authors_vectors",), "words", 1, AUTHORS,
          authors_argv, files_count("words"),
          Paper(AUTHORS_WORDS, "import job: one of the authors' 400d files", "the authors' "
                "word/S-class SSKIP 400d file: ≈567,000 words (estimated: the word corpus's "
                "≈500,000, §3, less ≈276,000 annotated words, plus their ≈343,000 word/S-class "
-               "pairs); 2 files", jobs=2), linear_memory=True),
+               "pairs); 2 files", jobs=2), linear_memory=True, vocabulary="words"),
     Step("wikipse_similarity", ("wikipse_similarity", "wikipse_similarity_authors"),
          "analogy questions", 1, SIMILARITY, similarity_argv, files_count("analogy questions"),
          Paper(QUESTIONS, "Table 6 job: 8 embeddings (SKIP, SSKIP at 100-400d)", "Google's "
                "19,544 and MSR's 8,000 analogy questions (the pair sets at their real sizes: MEN "
                "3,000, MTurk 287, RW 2,034, WS353 353, SimLex 999), each embedding ≈500,000 "
                "words (§3); 2 jobs (the rebuild and the authors' corpus)", jobs=2),
-         linear_memory=True),
+         linear_memory=True, vocabulary="vocabulary"),
     Step("wikipse_supersense_dataset", ("wikipse_supersense_dataset",), "articles", 1,
          SUPERSENSE, supersense_dataset_argv, files_count("articles"),
          Paper(ARTICLES, "one job over the whole corpus", "UKP's supertextwiki: a 500,000-"
@@ -250,7 +252,7 @@ STEPS: tuple[Step, ...] = (
                "27,874 words each (Yaghoobzadeh et al. 2019, Appendix D); UKP's 300d embeddings "
                "taken to grow with them, as the generated ones (every corpus word seen 20 "
                "times) do"), needs=("wikipse_supersense_dataset",), linear_memory=True,
-         shows=("articles", "embedding words")),
+         shows=("articles", "embedding words"), vocabulary="embedding words"),
 )
 OUTPUTS: dict[str, tuple[str, ...]] = {
     "wikipse_baselines": ("baselines.csv",), "wikipse_analyses": ("analyses",),

@@ -47,6 +47,18 @@ def test_a_rule_measured_at_both_scales_is_a_line_through_both() -> None:
     assert entry["output_mb"][1] == pytest.approx((2560 - 0.4) / 252, abs=1e-3)
 
 
+def test_a_fixed_size_rule_measured_at_the_paper_size_says_so() -> None:
+    old = {"unit": None, "mem_mb": [3276.8, 0.0], "runtime_min": [30.0, 0.0], "from": "guess"}
+    paper = {"mem_mb": 480.0, "runtime_min": 0.4, "output_mb": None, "step": "equate_label",
+             "extrapolated": False}
+    entry = rule_costs.rule_entry("equate_label", old, RUN, paper, (DEFAULT, PAPER), "d")
+    assert entry["mem_mb"] == [480.0, 0.0] and entry["runtime_min"] == [0.4, 0.0]
+    assert "step equate_label (measured at the paper's size" in entry["from"]
+    points = rule_costs.scale_points({"s": {"rules": ["r"], "threads": 1, "paper": {
+        "cpu_s": 60.0, "peak_rss_mb": 100.0, "extrapolated": False}}})
+    assert points["r"]["extrapolated"] is False and points["r"]["runtime_min"] == 1.0
+
+
 def test_a_rule_not_measured_at_scale_keeps_its_earlier_growth() -> None:
     entry = rule_costs.rule_entry("wikipse_corpus", OLD, RUN, None, (DEFAULT, PAPER), "d")
     assert entry["mem_mb"] == [200.0, 40.0] and entry["runtime_min"][1] == 1.0
