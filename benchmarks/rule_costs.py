@@ -252,11 +252,11 @@ def rule_entry(rule: str, old: Mapping[str, Any], default: Mapping[str, float] |
         low = 0.0
     mem = line_through((low, mem0), (high, paper["mem_mb"]))
     runtime = line_through((low, min0), (high, paper["runtime_min"]))
+    how = "extrapolated" if paper.get("extrapolated", True) else "measured at the paper's size"
     entry = {"unit": unit, "mem_mb": [round(mem[0], 1), round(mem[1], 3)],
              "runtime_min": [round(runtime[0], 3), round(runtime[1], 4)],
-             "from": f"{source}; paper scale: benchmarks/scale.py step {paper['step']} "
-                     + (f"(extrapolated, {high:g} units)" if paper.get("extrapolated", True)
-                        else f"(measured at the paper's size, {high:g} units)")}
+             "from": f"{source}; paper scale: benchmarks/scale.py step {paper['step']} ({how}"
+                     + (f", {high:g} units)" if unit is not None else ")")}
     if paper.get("threads", 1) > 1:  # its run time is on this many threads
         entry["threads"] = int(paper["threads"])
     return entry

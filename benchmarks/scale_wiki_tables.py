@@ -18,6 +18,12 @@ from scale_wiki import WikiInfo
 SPILL_BUDGET_MB = 64  # as scale_steps.SPILL_BUDGET_MB: the least DuckDB's joins run in
 DUMP_MB = 90.0 * 256  # config/paper.yaml's dump: 256 shards of ~90 MB bz2 (issue 32)
 WIKIPSE_TOKENS = 550e6  # the WIKI-PSE corpus (Yaghoobzadeh et al. 2019, §3)
+# PMI's reservoir (numeracy.pmi.sentences: 1M) fills once 1M sentences with a number are read:
+# 54% of the generated dump's sentences have one (206,021 of 382,804 at 30.1 MB of bz2, the
+# quick ladder's top), so at ~146 MB. Each took ~1.9 KB between the two largest quick sizes
+# (its line, then its tokens): ~1.5 GB more than the top size held, at most.
+PMI_FULL_MB = 30.09 * 1e6 / 206_021
+PMI_RESERVOIR_MB = 1536
 
 
 @cache
@@ -75,8 +81,12 @@ STEPS: tuple[Step, ...] = (
     Step("numeracy_pmi", ("numeracy_pmi",), "MB (bz2)", 1, "wiki", pmi_argv, dump_mb,
          Paper(DUMP_MB, "one job over every shard's sentences", "English Wikipedia in "
                "config/paper.yaml's 256 shards of ~90 MB bz2 each (issue 32); its reservoir "
-               "holds §5.1's 1 million sentences with a number at most"),
-         needs=("wikipedia_shard",)),
+               "holds §5.1's 1 million sentences with a number at most, which this dump "
+               f"fills at ~{PMI_FULL_MB:.0f} MB: its peak RSS is taken there",
+               memory_size=PMI_FULL_MB),
+         needs=("wikipedia_shard",), linear_memory=True, budget_mb=PMI_RESERVOIR_MB,
+         budget_why="its reservoir keeps 1M sentences with a number at most, ~1.9 KB each as "
+         "a line and then as tokens"),
     Step("wikipse_dataset", ("wikipse_dataset",), "tokens", 1, "wiki", dataset_argv,
          corpus_tokens, Paper(WIKIPSE_TOKENS, "one job over the summed corpus",
                               "the WIKI-PSE corpus: 550 million tokens (Yaghoobzadeh et al. "
