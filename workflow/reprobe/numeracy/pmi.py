@@ -32,7 +32,9 @@ counted as nouns in every use. Capitalised verbs the paper's tagger took for pro
 
 from __future__ import annotations
 
+import logging
 import random
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -51,6 +53,8 @@ from reprobe.numerals import (
     is_arabic_numeral,
 )
 
+log = logging.getLogger("reprobe.numeracy")
+PROGRESS_S = 30.0  # seconds between progress lines: at paper scale it reads all of Wikipedia
 PRIMITIVES = range(1, 11)
 SYMBOL_NOUNS = frozenset({"%"})
 COLUMNS = ["lambda", "class", "rank", "word", "pmi", "count"]
@@ -183,14 +187,22 @@ def sample_number_sentences(
     rng = random.Random(f"reprobe.numeracy.pmi:{seed}")
     reservoir: list[str] = []
     seen = 0
+    start = last = time.monotonic()
     for line in _number_lines(sources):
         seen += 1
+        if not seen % 4096 and time.monotonic() - last >= PROGRESS_S:
+            last = time.monotonic()
+            log.info("PMI sample: %d sentences with a number read, %.0f/s", seen,
+                     seen / (last - start))
         if len(reservoir) < size:
             reservoir.append(line)
             continue
         slot = rng.randrange(seen)
         if slot < size:
             reservoir[slot] = line
+    elapsed = max(time.monotonic() - start, 1e-9)
+    log.info("PMI sample: %d of %d sentences with a number kept (%d files, %.1f s, %.0f/s)",
+             len(reservoir), seen, len(sources), elapsed, seen / elapsed)
     # Lines, not token lists, wait in the reservoir: a string is a fraction of a list's size.
     return [line.split() for line in reservoir]
 
