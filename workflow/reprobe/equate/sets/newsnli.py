@@ -284,10 +284,11 @@ def gather_newsnli(frames: list[pd.DataFrame], shard_counts: list[dict[str, int]
 
 def gather_newsnli_shards(stories: Path, shard_parquets: list[Path], out_jsonl: Path
                           ) -> dict[str, Any]:
-    """`gather_newsnli` over the files of `write_newsnli_shard` (the card names `stories`)."""
-    frames = [pd.read_parquet(path) for path in shard_parquets]
-    counts = [json.loads(stats_path(path).read_text(encoding="utf-8")) for path in shard_parquets]
-    return gather_newsnli(frames, counts, out_jsonl, sources={"stories": Path(stories)})
+    """`gather_newsnli` over the files of `write_newsnli_shard` (the card names `stories`),
+    streamed: a batch of rows held at a time, whatever the number of candidates."""
+    from reprobe.equate.sets.newsnli_gather import stream_newsnli_shards
+
+    return stream_newsnli_shards(stories, shard_parquets, out_jsonl)
 
 
 def build_newsnli_candidates(stories: Path, out_jsonl: Path) -> dict[str, Any]:
