@@ -9,15 +9,18 @@ from pathlib import Path
 import pytest
 import zstandard
 
-from reprobe.equate.jsonl import read_pairs
+from reprobe.equate.jsonl import card_path, read_pairs
+from reprobe.equate.sets import redditnli
 from reprobe.equate.sets.newsnli import token_set
 from reprobe.equate.sets.recovery import as_pair
 from reprobe.equate.sets.redditnli import (
     SECONDS_PER_DAY,
     Title,
     build_redditnli_candidates,
+    deduplicate,
     gather_redditnli_shards,
     has_meta,
+    pair_titles,
     read_submissions,
     top_pairs,
     usable_titles,
@@ -25,6 +28,7 @@ from reprobe.equate.sets.redditnli import (
     write_dump_titles,
 )
 from reprobe.errors import InputFormatError
+from reprobe.io import stats_path
 
 DUMP = Path(__file__).resolve().parents[1] / "data/samples/equate/reddit_economics.ndjson.zst"
 
@@ -122,3 +126,57 @@ def test_dump_shards_gather_to_the_single_process_result(tmp_path: Path) -> None
     keys = ("submissions", "meta", "without_quantity", "reposts", "titles", "kept")
     assert {k: gathered[k] for k in keys} == {k: single[k] for k in keys}
     assert gathered["titles"] == 28 and gathered["reposts"] == 1
+
+
+def _reference_gather(parquets: list[Path], out: Path, *, top: int, days: float) -> None:
+    """The gather as it was before streaming: every shard's titles deduplicated in memory."""
+    import pandas as pd
+
+    stats: Counter[str] = Counter()
+    titles = []
+    for path in parquets:
+        stats.update(json.loads(stats_path(path).read_text(encoding="utf-8")))
+        frame = pd.read_parquet(path)
+        titles += [Title(float(c), str(i), t, token_set(t))
+                   for c, i, t in zip(frame["created"], frame["id"], frame["text"], strict=True)]
+    pair_titles(deduplicate(titles, stats), stats, out, top=top, days=days,
+                sources={f"shard{i}": Path(p) for i, p in enumerate(parquets)})
+
+
+def _shard(path: Path, rows: list[tuple[float, str, str]]) -> Path:
+    """A title shard (as `write_dump_titles` writes it) with these rows and zero counts."""
+    import pandas as pd
+
+    pd.DataFrame(rows, columns=["created", "id", "text"]).to_parquet(path, index=False)
+    stats_path(path).write_text(json.dumps({"submissions": len(rows), "meta": 0,
+                                            "without_quantity": 0}))
+    return path
+
+
+def test_streaming_gather_matches_the_in_memory_one(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Byte-identical jsonl and card: reposts across shards keep the first in dump order (not
+    the earliest posted), equal (time, id) keep input order, heap ties keep the earlier pair,
+    across batch boundaries and an empty shard."""
+    monkeypatch.setattr(redditnli, "BATCH_ROWS", 3)
+    day = SECONDS_PER_DAY
+    first = [(5 * day, "a1", "GDP grew 2 percent"), (1 * day, "a2", "Oil fell 3 percent"),
+             (1 * day, "a3", "Oil fell 4 percent"), (1 * day, "a3", "Rates rose 1 percent"),
+             (2 * day, "a4", "Rates rose 2 percent"), (2 * day, "a4", "rates  ROSE 2 percent")]
+    second = [(0.5 * day, "b1", "gdp grew   2 PERCENT"), (1 * day, "a3", "Oil fell 5 percent"),
+              (1.5 * day, "a0", "Jobs up 2 percent"), (9 * day, "b2", "Jobs up 3 percent"),
+              (9 * day, "b2", "Jobs up 4 percent"), (9.5 * day, "b3", "Oil fell 4 percent")]
+    parquets = [_shard(tmp_path / "a.parquet", first), _shard(tmp_path / "e.parquet", []),
+                _shard(tmp_path / "b.parquet", second)]
+    for top in (1, 4, 300):
+        for name in ("stream", "memory"):
+            (tmp_path / name).mkdir(exist_ok=True)
+        streamed = tmp_path / "stream" / "redditnli.jsonl"
+        reference = tmp_path / "memory" / "redditnli.jsonl"
+        counts = gather_redditnli_shards(parquets, streamed, top=top, days=3)
+        _reference_gather(parquets, reference, top=top, days=3)
+        assert streamed.read_bytes() == reference.read_bytes()
+        assert card_path(streamed).read_bytes() == card_path(reference).read_bytes()
+        assert (counts["reposts"], counts["titles"]) == (3, 9)
+        assert sorted(p.name for p in (tmp_path / "stream").iterdir()) == [
+            "redditnli.jsonl", "redditnli.jsonl.card.json"]  # the spill folder is gone

@@ -21,16 +21,26 @@ Rules, in order:
    `top` best with a bounded heap (ties go to the earlier pair). Pairs with no shared token are
    never kept. Output order is best first.
 
-Memory: the kept titles (filtered, deduplicated; a small share of any month) and the heap.
+Memory: flat in the number of titles. Steps 2 and 3 run on disk (`spilled_titles`): the
+titles are written to a Parquet file beside the output with a 16-byte digest of their
+normalised text and their input position, and DuckDB, within SPILL_MEMORY_MB, keeps the first
+title of each digest and sorts them; they are read back in batches. Python holds one batch,
+the titles of one window and the heap.
+
 Not rebuilt: the experts' removal of nonsensical titles (300 -> 250) and their labels.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import heapq
+import itertools
 import json
 import logging
 import re
+import shutil
+import tempfile
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -38,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
 from reprobe.equate.jsonl import UNLABELLED, Pair, write_pairs
 from reprobe.equate.quantities import parse_quantities
@@ -47,6 +58,12 @@ from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path, atomic_write_text, iter_json_objects, stats_path
 from reprobe.numerals import NUMBER_WORDS
 from reprobe.text import open_text, require_rows
+from reprobe.wikipedia.spilled import (
+    RowGroupWriter,
+    duckdb_within,
+    parquet_list,
+    parquet_with_columns,
+)
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +150,8 @@ def dump_titles(path: Path, subreddit: str, stats: Counter[str]) -> list[Title]:
 
 
 def deduplicate(titles: Iterable[Title], stats: Counter[str]) -> list[Title]:
-    """Drop reposts (same normalised text as an earlier title); sort by time, then id."""
+    """Drop reposts (same normalised text as an earlier title); sort by time, then id (in
+    memory: the reference `spilled_titles` is tested against, for small inputs)."""
     seen: set[str] = set()
     kept: list[Title] = []
     for title in titles:
@@ -168,7 +186,92 @@ def write_dump_titles(dump: Path, out_parquet: Path) -> dict[str, int]:
     return counts
 
 
-def window_pairs(titles: Sequence[Title], seconds: float) -> Iterator[tuple[Title, Title]]:
+# DuckDB's budget for deduplicating and sorting the titles: beyond it, it spills beside the
+# output, so the job's memory does not grow with the number of titles.
+SPILL_MEMORY_MB = 128
+# Titles read, written and read back at once (and a spill row group): ~1 KB each in Python
+# with their token sets, so a few MB; 65,536 measured tens of MB more.
+BATCH_ROWS = 1 << 12
+SHARD_BITS = 40  # a title's input position: its shard's index, then its row (< 2^40) in it
+DIGEST_BYTES = 16  # blake2b digest of a normalised title: 2^-64 odds of a false repost at 2^32
+SPILL_SCHEMA = pa.schema([("seq", pa.int64()), ("created", pa.float64()), ("id", pa.string()),
+                          ("text", pa.string()), ("key", pa.binary(DIGEST_BYTES))])
+# A shard's rows with their input position; DuckDB reads a shard in vectors, where pyarrow
+# measured its whole row group (one, as written) and more.
+_SHARD_ROWS = """
+SELECT ({index}::BIGINT << {bits}) + file_row_number, CAST(created AS DOUBLE),
+       CAST(id AS VARCHAR), text
+FROM read_parquet({shard}, file_row_number = true)
+"""
+# The first title of each normalised text (lowest input position), sorted as the stable
+# in-memory sort of `deduplicate` does: by time, then id, then input position.
+_UNIQUE_SORTED = """
+SELECT created, id, text FROM read_parquet({spill})
+WHERE seq IN (SELECT min(seq) FROM read_parquet({spill}) GROUP BY key)
+ORDER BY created, id, seq
+"""
+
+
+def repost_key(text: str) -> bytes:
+    """A fixed-size digest of a title's normalised text: the key reposts are matched on."""
+    return hashlib.blake2b(normalise(text).encode("utf-8", "surrogatepass"),
+                           digest_size=DIGEST_BYTES).digest()
+
+
+def write_spill(rows: Iterable[tuple[int, float, str, str]], path: Path) -> int:
+    """(input position, created, id, text) rows written to Parquet in batches with their repost
+    key; the rows written."""
+    rows = iter(rows)
+    with RowGroupWriter(path, SPILL_SCHEMA, group_rows=BATCH_ROWS) as writer:
+        while chunk := list(itertools.islice(rows, BATCH_ROWS)):
+            columns = [list(column) for column in zip(*chunk, strict=True)]
+            keys = [repost_key(text) for text in columns[3]]
+            writer.add(pa.table([*columns, keys], schema=SPILL_SCHEMA))
+    return writer.rows
+
+
+def shard_rows(connection: Any, shard_parquets: Sequence[Path]
+               ) -> Iterator[tuple[int, float, str, str]]:
+    """(input position, created, id, text) of every shard, in dump order then file order."""
+    for index, path in enumerate(shard_parquets):
+        parquet_with_columns(Path(path), TITLE_COLUMNS)  # named errors, checked columns
+        query = _SHARD_ROWS.format(index=index, bits=SHARD_BITS, shard=parquet_list([path]))
+        for batch in connection.sql(query).to_arrow_reader(BATCH_ROWS):
+            yield from zip(*(column.to_pylist() for column in batch.columns), strict=True)
+
+
+def sorted_titles(connection: Any, spill: Path, stats: Counter[str]) -> Iterator[Title]:
+    """`deduplicate` on disk: the spill's titles without reposts, sorted by time then id, in
+    batches; `stats` get "reposts" and "titles" once read through."""
+    [(total,)] = connection.execute(
+        f"SELECT count(*) FROM read_parquet({parquet_list([spill])})").fetchall()
+    reader = connection.sql(_UNIQUE_SORTED.format(spill=parquet_list([spill]))).to_arrow_reader(
+        BATCH_ROWS)
+    kept = 0
+    for batch in reader:
+        columns = [batch.column(name).to_pylist() for name in TITLE_COLUMNS]
+        for created, title_id, text in zip(*columns, strict=True):
+            kept += 1
+            yield Title(created, title_id, text, token_set(text))
+    stats["reposts"] += total - kept
+    stats["titles"] = kept
+
+
+@contextlib.contextmanager
+def spill_beside(out_jsonl: Path) -> Iterator[tuple[Path, Any]]:
+    """A temporary folder beside `out_jsonl` (a killed run's removed first) and a DuckDB
+    connection within SPILL_MEMORY_MB spilling into it."""
+    prefix = f".{out_jsonl.name}.spill-"
+    out_jsonl.parent.mkdir(parents=True, exist_ok=True)
+    for stale in out_jsonl.parent.glob(prefix + "*"):  # this output's only: others may run
+        shutil.rmtree(stale, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=out_jsonl.parent) as folder, \
+            duckdb_within(SPILL_MEMORY_MB, Path(folder)) as connection:
+        yield Path(folder), connection
+
+
+
+def window_pairs(titles: Iterable[Title], seconds: float) -> Iterator[tuple[Title, Title]]:
     """Every (earlier, later) pair of time-sorted titles posted at most `seconds` apart."""
     window: deque[Title] = deque()
     for title in titles:
@@ -195,9 +298,10 @@ def top_pairs(pairs: Iterator[tuple[Title, Title]], top: int) -> list[tuple[floa
     return [(s, a, b) for s, _, a, b in sorted(heap, key=lambda x: (-x[0], -x[1]))]
 
 
-def pair_titles(titles: list[Title], stats: Counter[str], out_jsonl: Path, *, top: int,
+def pair_titles(titles: Iterable[Title], stats: Counter[str], out_jsonl: Path, *, top: int,
                 days: float, sources: dict[str, Path]) -> dict[str, Any]:
-    """Pair deduplicated, time-sorted titles within `days`; write the `top` most similar."""
+    """Pair deduplicated, time-sorted titles within `days`; write the `top` most similar
+    (`stats` must hold "titles" once `titles` is exhausted)."""
     best = top_pairs(window_pairs(titles, days * SECONDS_PER_DAY), top)
     pairs = [Pair(a.text, b.text, UNLABELLED) for _, a, b in best]
     counts = {
@@ -210,36 +314,33 @@ def pair_titles(titles: list[Title], stats: Counter[str], out_jsonl: Path, *, to
         parameters={"subreddit": SUBREDDIT, "top": top, "days": days,
                     "meta_markers": list(META_MARKERS)},
         extra={"counts": counts, "pair_ids": [[a.id, b.id] for _, a, b in best]})
-    log.info("RedditNLI: %d pairs from %d titles", len(pairs), len(titles))
+    log.info("RedditNLI: %d pairs from %d titles", len(pairs), stats["titles"])
     return {**counts, "card": card}
 
 
 def gather_redditnli_shards(shard_parquets: list[Path], out_jsonl: Path, *, top: int,
                             days: float) -> dict[str, Any]:
     """Candidates from the dumps' title shards (in dump order, so reposts resolve as in one
-    pass)."""
+    pass), deduplicated and sorted on disk."""
     stats: Counter[str] = Counter()
     for path in shard_parquets:
         stats.update(json.loads(stats_path(path).read_text(encoding="utf-8")))
-
-    def shard_titles() -> Iterator[Title]:
-        """Titles of every shard, in dump order then file order."""
-        for path in shard_parquets:
-            frame = pd.read_parquet(path)
-            for created, title_id, text in zip(frame["created"], frame["id"], frame["text"],
-                                               strict=True):
-                yield Title(float(created), str(title_id), text, token_set(text))
-
-    titles = deduplicate(shard_titles(), stats)
-    return pair_titles(titles, stats, out_jsonl, top=top, days=days,
-                       sources={f"shard{i}": Path(p) for i, p in enumerate(shard_parquets)})
+    with spill_beside(Path(out_jsonl)) as (folder, connection):
+        write_spill(shard_rows(connection, shard_parquets), folder / "titles.parquet")
+        return pair_titles(sorted_titles(connection, folder / "titles.parquet", stats), stats,
+                           out_jsonl, top=top, days=days,
+                           sources={f"shard{i}": Path(p) for i, p in enumerate(shard_parquets)})
 
 
 def build_redditnli_candidates(
     dumps: list[Path], out_jsonl: Path, *, top: int, days: float,
 ) -> dict[str, Any]:
-    """Build RedditNLI candidate pairs from Pushshift dumps in one process."""
+    """Build RedditNLI candidate pairs from Pushshift dumps in one process (the gather's path)."""
     stats: Counter[str] = Counter()
-    titles = usable_titles(dumps, SUBREDDIT, stats)
-    return pair_titles(titles, stats, out_jsonl, top=top, days=days,
-                       sources={f"dump{i}": Path(p) for i, p in enumerate(dumps)})
+    titles = (title for path in dumps for title in dump_titles(path, SUBREDDIT, stats))
+    with spill_beside(Path(out_jsonl)) as (folder, connection):
+        write_spill(((n, t.created, t.id, t.text) for n, t in enumerate(titles)),
+                    folder / "titles.parquet")
+        return pair_titles(sorted_titles(connection, folder / "titles.parquet", stats), stats,
+                           out_jsonl, top=top, days=days,
+                           sources={f"dump{i}": Path(p) for i, p in enumerate(dumps)})
