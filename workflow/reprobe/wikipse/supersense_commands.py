@@ -23,26 +23,22 @@ def cmd_supersense_dataset(args: argparse.Namespace) -> None:
     from reprobe.io import atomic_write_text
     from reprobe.wikipse.resource.dataset import SPLITS, select, summary
     from reprobe.wikipse.resource.release import write_release
-    from reprobe.wikipse.tasks.supersense import (
-        count_corpus,
-        frequent_words,
-        supersense_tokens,
-        supersense_words,
-    )
+    from reprobe.wikipse.tasks.supersense_spilled import corpus_supersenses
 
     selection = read_selection(args.settings, SELECTION)
-    counts = count_corpus(Path(args.corpus))
-    words = frequent_words(counts.pairs, args.min_frequency)
+    out = Path(args.output_dir)
+    # The corpus's pairs are spilled beside the outputs and summed there in a fixed budget.
+    found = corpus_supersenses(Path(args.corpus), args.min_frequency, out)
+    counts, words = found.corpus, found.frequent
     splits = select(words, single_per_split=selection.single_per_split,
                     multi_per_split=selection.multi_per_split, seed=args.seed)
-    out = Path(args.output_dir)
     for split in SPLITS:
         write_release(((w, words[w]) for w in splits[split]), out / f"{split}.tsv")
     card = {
         "corpus": {"files": counts.files, "lines": counts.lines, "tokens": counts.tokens,
                    "noun_tokens": counts.noun_tokens, "empty_words": counts.empty_words},
-        "supersenses": supersense_tokens(counts.pairs),
-        "annotated_words": summary(supersense_words(counts.pairs)),
+        "supersenses": found.supersenses,
+        "annotated_words": found.annotated,
         "frequent_words": summary(words),
         "splits": {split: summary({w: words[w] for w in splits[split]}) for split in SPLITS},
         "parameters": {"min_frequency": args.min_frequency,

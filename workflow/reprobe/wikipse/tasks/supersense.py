@@ -22,6 +22,7 @@ WIKI-PSE release format (`release.write_release`, `release.read_split`) unchange
 from __future__ import annotations
 
 import logging
+import os
 import string
 import time
 from collections import Counter
@@ -127,36 +128,75 @@ def text_lines(path: Path) -> Iterator[str]:
         yield from lines
 
 
-def count_file(path: Path) -> CorpusCounts:
-    """The counts of one article file."""
-    counts = CorpusCounts(files=1)
-    count_lines(text_lines(path), counts)
-    return counts
+def article_files(root: Path) -> Iterator[Path]:
+    """Every regular file under the corpus folder, in sorted order, one folder's listing held
+    at a time (a sorted walk by name is the order `sorted(rglob)` gives, without the list)."""
+    root = Path(root)
+    if root.is_dir():
+        yield from _walk(root)
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    """The files under one folder, by name, descending into subfolders (not linked ones)."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except PermissionError:  # as rglob: an unreadable folder holds nothing
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            yield from _walk(Path(entry.path))
+        elif entry.is_file():
+            yield Path(entry.path)
 
 
 def corpus_files(root: Path) -> list[Path]:
     """Every regular file under the corpus folder, in sorted order; none is an error."""
-    files = sorted(p for p in Path(root).rglob("*") if p.is_file())
+    files = list(article_files(root))
     if not files:
         raise InputFormatError(root, "folder", "no article files under it")
     return files
 
 
-def count_corpus(root: Path) -> CorpusCounts:
-    """The counts of every file under the corpus folder, read one file at a time."""
-    files = corpus_files(root)
-    total = CorpusCounts()
+def count_stretches(root: Path, held: int | None) -> Iterator[CorpusCounts]:
+    """The corpus counted a stretch of files at a time, read one file at a time: a stretch
+    ends after the file that brings its pairs to `held` (None: one stretch, the whole corpus);
+    the last stretch is yielded whatever it holds."""
+    # A first walk counts the files (for progress) holding none of them.
+    total = sum(1 for _ in article_files(root))
+    if not total:
+        raise InputFormatError(root, "folder", "no article files under it")
+    stretch = CorpusCounts()
+    files = noun_tokens = tokens = 0
     start = last = time.monotonic()
-    for path in files:
-        total.add(count_file(path))
+    for path in article_files(root):
+        stretch.files += 1
+        count_lines(text_lines(path), stretch)
+        if held is not None and len(stretch.pairs) >= held:
+            files, noun_tokens = files + stretch.files, noun_tokens + stretch.noun_tokens
+            tokens += stretch.tokens
+            yield stretch
+            stretch = CorpusCounts()
         now = time.monotonic()
         if now - last >= PROGRESS_S:
-            log.info("supersense corpus: %d of %d files, %.0f files/s, %d noun tokens",
-                     total.files, len(files), total.files / (now - start), total.noun_tokens)
+            done = files + stretch.files
+            log.info("supersense corpus: %d of %d files, %.0f files/s, %d noun tokens", done,
+                     total, done / (now - start), noun_tokens + stretch.noun_tokens)
             last = now
+    files, noun_tokens = files + stretch.files, noun_tokens + stretch.noun_tokens
+    tokens += stretch.tokens
     elapsed = max(time.monotonic() - start, 1e-9)
     log.info("supersense corpus: %d files in %.1f s (%.0f files/s), %d tokens, %d noun tokens",
-             total.files, elapsed, total.files / elapsed, total.tokens, total.noun_tokens)
+             files, elapsed, files / elapsed, tokens, noun_tokens)
+    yield stretch
+
+
+def count_corpus(root: Path) -> CorpusCounts:
+    """The counts of every file under the corpus folder, all its pairs held (a sample's; the
+    dataset step spills them: supersense_spilled)."""
+    total = CorpusCounts()
+    for stretch in count_stretches(root, None):
+        total.add(stretch)
     return total
 
 
