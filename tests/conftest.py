@@ -7,6 +7,7 @@ import bz2
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -206,3 +207,15 @@ def freebase_kinds(types: Path, titles: Path, only: list[str] | None = None,
             "SELECT s.title, list_sort(list_distinct(list(s.kind))) FROM source s "
             "JOIN targets t ON t.target = s.title GROUP BY s.title ORDER BY s.title").fetchall()
     return {title: list(kinds) for title, kinds in found}
+
+
+def rule_options(rule: str) -> tuple[list[str], set[str]]:
+    """The `reprobe` subcommand and the options a rule's shell names literally (the scale
+    benchmark's tests check that each step runs its rule's command)."""
+    text = "\n".join(path.read_text(encoding="utf-8")
+                     for path in (REPO / "workflow" / "rules").glob("*.smk"))
+    block = re.search(rf"^rule {rule}:\n(.*?)(?=^\S|\Z)", text, re.M | re.S)
+    assert block, rule
+    shell = " ".join(re.findall(r'"([^"]*)"', block[1].split("shell:", 1)[1]))
+    words = shell.split("python -m reprobe ", 1)[1].split()
+    return words[:2], {word for word in words if word.startswith("--")}

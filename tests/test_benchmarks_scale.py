@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import REPO, freebase_kinds
+from conftest import REPO, freebase_kinds, rule_options
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import scale  # noqa: E402
@@ -235,15 +235,6 @@ def test_the_page_marks_every_paper_figure_extrapolated(results, tmp_path: Path)
     assert "old" not in written["steps"] and "wikipse_typing" in written["steps"]
 
 
-def rule_options(rule: str) -> tuple[list[str], set[str]]:
-    """The `reprobe` subcommand and the options a rule's shell names literally."""
-    text = "\n".join(path.read_text(encoding="utf-8")
-                     for path in (REPO / "workflow" / "rules").glob("*.smk"))
-    block = re.search(rf"^rule {rule}:\n(.*?)(?=^\S|\Z)", text, re.M | re.S)
-    assert block, rule
-    shell = " ".join(re.findall(r'"([^"]*)"', block[1].split("shell:", 1)[1]))
-    words = shell.split("python -m reprobe ", 1)[1].split()
-    return words[:2], {word for word in words if word.startswith("--")}
 
 
 def test_each_step_runs_its_rules_command(wiki) -> None:

@@ -5,13 +5,12 @@ loads as a masked LM; each step runs its rule's command. Nothing is timed."""
 from __future__ import annotations
 
 import gzip
-import re
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, rule_options
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import scale_numersense  # noqa: E402
@@ -91,14 +90,6 @@ def test_bert_model_loads_with_whole_words(tmp_path: Path) -> None:
     assert inputs.bert_shape(1024) == (24, 16) and inputs.bert_shape(768) == (12, 12)
 
 
-def rule_options(rule: str) -> tuple[list[str], set[str]]:
-    """The `reprobe` subcommand and the options a rule's shell names literally."""
-    text = (REPO / "workflow" / "rules" / "numersense.smk").read_text(encoding="utf-8")
-    block = re.search(rf"^rule {rule}:\n(.*?)(?=^\S|\Z)", text, re.M | re.S)
-    assert block, rule
-    shell = " ".join(re.findall(r'"([^"]*)"', block[1].split("shell:", 1)[1]))
-    words = shell.split("python -m reprobe ", 1)[1].split()
-    return words[:2], {word for word in words if word.startswith("--")}
 
 
 @pytest.mark.parametrize("step", scale_numersense.STEPS, ids=lambda step: step.name)

@@ -4,14 +4,13 @@ command (workflow/rules/wikipse*.smk) with the same options. Nothing is timed.""
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import REPO
+from conftest import REPO, rule_options
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import scale_wikipse_sets  # noqa: E402
@@ -26,8 +25,6 @@ from reprobe.wikipse.resource.dataset import compare_release, read_dataset  # no
 from reprobe.wikipse.resource.release import read_release, read_split  # noqa: E402
 
 CHAINS = {chain.name: chain for chain in scale_wikipse_sets.CHAINS}
-RULES = "\n".join(path.read_text(encoding="utf-8")
-                  for path in (REPO / "workflow" / "rules").glob("wikipse*.smk"))
 SETTINGS = {"seed": "20190728"}
 
 
@@ -139,13 +136,6 @@ def test_the_supersense_corpus_is_counted_and_grows(levels) -> None:
     assert set(words) <= set(vectors.key_to_index)
 
 
-def rule_options(rule: str) -> tuple[list[str], set[str]]:
-    """The `reprobe` subcommand and the options a rule's shell names literally."""
-    block = re.search(rf"^rule {rule}:\n(.*?)(?=^\S|\Z)", RULES, re.M | re.S)
-    assert block, rule
-    shell = " ".join(re.findall(r'"([^"]*)"', block[1].split("shell:", 1)[1]))
-    words = shell.split("python -m reprobe ", 1)[1].split()
-    return words[:2], {word for word in words if word.startswith("--")}
 
 
 def test_each_step_runs_its_rules_command(levels) -> None:
