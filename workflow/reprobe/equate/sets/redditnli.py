@@ -270,7 +270,6 @@ def spill_beside(out_jsonl: Path) -> Iterator[tuple[Path, Any]]:
         yield Path(folder), connection
 
 
-
 def window_pairs(titles: Iterable[Title], seconds: float) -> Iterator[tuple[Title, Title]]:
     """Every (earlier, later) pair of time-sorted titles posted at most `seconds` apart."""
     window: deque[Title] = deque()
