@@ -13,7 +13,7 @@ timed by harness.measure: CPU seconds of the process tree, wall seconds, peak RS
 sampled every --interval seconds. scale_fit.py fits and extrapolates; scale_report.py writes
 the Markdown, the plots and costs.json.
 
-    python benchmarks/scale.py --tiny                 # seconds: checks that every step runs
+    python benchmarks/scale.py --tiny                 # minutes: checks that every step runs
     python benchmarks/scale.py --quick --update-readme  # 3 sizes a step over 16x, < 30 min
     python benchmarks/scale.py --update-readme          # 5 sizes a step over 16x, longer
     python benchmarks/scale.py --quick --steps wikipedia_shard,wikipse_typing
@@ -63,7 +63,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     size.add_argument("--quick", action="store_true",
                       help="3 sizes a step spanning 16x (29 minutes on 2 cores, measured)")
     size.add_argument("--tiny", action="store_true",
-                      help="3 tiny sizes a step: checks that everything runs (about a minute)")
+                      help="3 tiny sizes a step: checks that everything runs (4 minutes)")
     parser.add_argument("--steps", type=step_list, default=list(BENCHMARKED), metavar="A,B",
                         help=f"the steps to time (default all: {', '.join(BENCHMARKED)})")
     parser.add_argument("--work", type=Path, metavar="DIR",
