@@ -13,29 +13,20 @@ import pytest
 from reprobe.equate.jsonl import Pair, card_path
 from reprobe.equate.sets import newsnli_gather
 from reprobe.equate.sets.newsnli import SHARD_COLUMNS, gather_newsnli, top_fraction
-from reprobe.equate.sets.newsnli_gather import (
-    cut_of_keys,
-    digit_histogram,
-    kept_pairs,
-    score_keys,
-    stream_newsnli_shards,
-)
+from reprobe.equate.sets.newsnli_gather import cut_of, kept_pairs, stream_newsnli_shards
 from reprobe.io import stats_path
 
 
 def test_cut_matches_top_fraction_on_ties() -> None:
-    """The radix select over score bits keeps what sorting every candidate keeps, ties included
-    (scores a bit apart, zeros of either sign, keys read in several batches)."""
+    """The cut over every score keeps what sorting every candidate keeps, ties included (scores
+    a bit apart, zeros of either sign)."""
     rng = random.Random(3)
     near = [0.5, float(np.nextafter(0.5, 1.0)), float(np.nextafter(0.5, 0.0)), 1.0, 0.0, -0.0]
     for n in range(60):
         scores = [rng.choice([*near, 0.25, 0.5, 1 / 3]) for _ in range(n)]
         scored = [(s, i, Pair(str(i), "h", "")) for i, s in enumerate(scores)]
         expected, threshold = top_fraction(scored, 0.5)
-        chunks = [np.array(scores[i:i + 7], dtype=np.float64) for i in range(0, n, 7)]
-        first = sum((digit_histogram(score_keys(c), 0, 0) for c in chunks),
-                    np.zeros(1 << 16, dtype=np.int64))
-        cut = cut_of_keys(first, lambda chunks=chunks: map(score_keys, chunks), 0.5)
+        cut = cut_of(np.array(scores, dtype=np.float64), 0.5)
         rows = [(s, str(i), "h") for i, s in enumerate(scores)]
         assert list(kept_pairs(rows, cut)) == expected
         assert cut.threshold == threshold and cut.kept == len(expected)
@@ -102,7 +93,7 @@ def test_streamed_gather_is_byte_identical(tmp_path: Path, monkeypatch: pytest.M
     counts = assert_same_output(tmp_path, paths)
     assert counts["candidates"] == 14 and counts["kept"] == 7
     assert counts["jaccard_threshold"] == 0.5 and counts["stories"] == 8
-    assert not list((tmp_path / "after").glob(".spill-*"))
+    assert not list((tmp_path / "after").glob("*.spill-*"))
 
 
 def test_unordered_shard_is_sorted_by_duckdb(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -116,7 +107,7 @@ def test_unordered_shard_is_sorted_by_duckdb(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(newsnli_gather, "merged_rows", lambda *_: pytest.fail("merged"))
     assert_same_output(tmp_path, [*paths, paths[0]])
     monkeypatch.setattr(newsnli_gather, "merged_rows", merged)
-    assert not list((tmp_path / "after").glob(".spill-*"))
+    assert not list((tmp_path / "after").glob("*.spill-*"))
 
 
 def test_no_candidates(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from conftest import REPO
 from reprobe.cli import main
+from reprobe.wikipedia.spilled import SPILL_PREFIX
 from reprobe.wikipse.resource.dataset import SPLITS, select, summary
 from reprobe.wikipse.resource.release import write_release
 from reprobe.wikipse.tasks import supersense_spilled
@@ -23,7 +24,7 @@ from reprobe.wikipse.tasks.supersense import (
     supersense_tokens,
     supersense_words,
 )
-from reprobe.wikipse.tasks.supersense_spilled import SPILL_PREFIX, corpus_supersenses
+from reprobe.wikipse.tasks.supersense_spilled import corpus_supersenses
 
 # Ties (bank: 2 and 2), a word spread over files and folders, duplicates within a line, a
 # word below the minimum, an all-punctuation term and a verb tag.

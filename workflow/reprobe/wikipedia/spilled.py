@@ -47,20 +47,30 @@ def parquet_with_columns(path: Path, columns: Sequence[str]) -> pq.ParquetFile:
 
 
 @contextlib.contextmanager
-def duckdb_within(memory_mb: int, near: Path) -> Iterator[Any]:
-    """A DuckDB connection limited to `memory_mb`, spilling into a temporary folder beside
-    `near` (the job's outputs: the same disk), removed at the end; one a killed run of the same
-    job left there is removed first."""
+def spill_folder(near: Path, owner: str = "") -> Iterator[Path]:
+    """A temporary folder beside `near`'s files (the job's outputs: the same disk), removed at
+    the end; one a killed run of the same job left there is removed first. `owner` (the output
+    a job writes) tells jobs apart that write into the same folder."""
+    prefix = f".{owner}{SPILL_PREFIX}" if owner else SPILL_PREFIX
+    near = Path(near)
+    near.mkdir(parents=True, exist_ok=True)
+    for stale in near.glob(prefix + "*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=near) as folder:
+        yield Path(folder)
+
+
+@contextlib.contextmanager
+def duckdb_within(memory_mb: int, near: Path, owner: str = "") -> Iterator[Any]:
+    """A DuckDB connection limited to `memory_mb`, spilling into a `spill_folder` beside
+    `near`."""
     import duckdb
 
-    Path(near).mkdir(parents=True, exist_ok=True)
-    for stale in Path(near).glob(SPILL_PREFIX + "*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    with tempfile.TemporaryDirectory(prefix=SPILL_PREFIX, dir=near) as spill:
+    with spill_folder(near, owner) as spill:
         # Insertion order need not be kept (every query that needs an order sorts): DuckDB
         # then streams more and holds less.
         connection = duckdb.connect(config={"threads": 1, "memory_limit": f"{memory_mb}MB",
-                                            "temp_directory": spill,
+                                            "temp_directory": str(spill),
                                             "preserve_insertion_order": False})
         try:
             yield connection
@@ -68,10 +78,14 @@ def duckdb_within(memory_mb: int, near: Path) -> Iterator[Any]:
             connection.close()
 
 
+def sql_string(text: str | Path) -> str:
+    """A SQL string literal (a path for `read_parquet`)."""
+    return "'" + str(text).replace("'", "''") + "'"
+
+
 def parquet_list(paths: Sequence[Path]) -> str:
     """A SQL list literal of Parquet paths for `read_parquet`."""
-    quoted = ("'" + str(path).replace("'", "''") + "'" for path in paths)
-    return "[" + ", ".join(quoted) + "]"
+    return "[" + ", ".join(map(sql_string, paths)) + "]"
 
 
 class RowGroupWriter:

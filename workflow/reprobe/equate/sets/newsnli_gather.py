@@ -8,9 +8,8 @@ in input order. In passes, none holding more than a batch of rows:
    (a shard is one row group of any size: reading 64 of them at once held a page of each); the
    copy notes whether the shard is in input order and starts the score histogram.
 2. The cut, exactly as `top_fraction` makes it: the score of the ceil(n/2)-th best candidate
-   and how many scoring exactly that are kept (the first in input order), found by a radix
-   select over the scores' bits, 16 bits a pass (`cut_of_keys`): a fixed histogram, not a list
-   of every score.
+   and how many scoring exactly that are kept (the first in input order), from every score
+   (8 bytes a candidate: ~1 MB at the paper's ~160k, where the rows were ~5 KB each).
 3. The rows in input order, cut as they come: a k-way merge of the runs, one row group of each
    held (`write_newsnli_shard` writes each shard in input order), or, when a shard is not in
    order, DuckDB's sort within SORT_MEMORY_MB, spilling beside the output. Equal keys keep the
@@ -19,15 +18,12 @@ in input order. In passes, none holding more than a batch of rows:
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import json
 import logging
 import math
-import shutil
-import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +42,12 @@ from reprobe.equate.sets.newsnli import (
     SHARD_COLUMNS,
 )
 from reprobe.io import stats_path
-from reprobe.wikipedia.spilled import SPILL_PREFIX, duckdb_within, parquet_with_columns
+from reprobe.wikipedia.spilled import (
+    duckdb_within,
+    parquet_with_columns,
+    spill_folder,
+    sql_string,
+)
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +60,6 @@ COPY_BATCH_ROWS = 1 << 10
 READ_BUFFER = 1 << 16
 # DuckDB's budget when a shard is not in input order (never so when written by the shard step).
 SORT_MEMORY_MB = 256
-DIGIT_BITS = 16  # bits of a score's key a radix-select pass decides: a 65,536-count histogram
-DIGITS = 64 // DIGIT_BITS
-SIGN = np.uint64(1 << 63)
 RUN_SCHEMA = pa.schema([("score", pa.float64()), ("story", pa.int64()), ("rank", pa.int64()),
                         ("sentence1", pa.string()), ("sentence2", pa.string())])
 
@@ -85,48 +83,16 @@ class Runs:
     paths: list[Path]
     rows: list[int]
     ordered: bool
-    histogram: np.ndarray  # of the scores' first key digits
+    scores: np.ndarray  # every candidate's score, in shard order
 
 
-def score_keys(scores: np.ndarray) -> np.ndarray:
-    """Unsigned keys ordered as the float64 scores are (-0.0 as 0.0)."""
-    bits = (np.asarray(scores, dtype=np.float64) + 0.0).view(np.uint64)
-    return np.where(bits & SIGN, ~bits, bits | SIGN)
-
-
-def key_score(key: int) -> float:
-    """The score of a key (`score_keys` inverted)."""
-    bits = key ^ int(SIGN) if key & int(SIGN) else ~key & (2**64 - 1)
-    return float(np.array([bits], dtype=np.uint64).view(np.float64)[0])
-
-
-def digit_histogram(keys: np.ndarray, digit: int, prefix: int) -> np.ndarray:
-    """Counts of a digit's values among keys whose earlier digits are `prefix`."""
-    shift = 64 - DIGIT_BITS * (digit + 1)
-    if digit:
-        keys = keys[(keys >> np.uint64(shift + DIGIT_BITS)) == np.uint64(prefix)]
-    values = (keys >> np.uint64(shift)) & np.uint64((1 << DIGIT_BITS) - 1)
-    return np.bincount(values.astype(np.int64), minlength=1 << DIGIT_BITS)
-
-
-def cut_of_keys(first: np.ndarray, keys: Callable[[], Iterable[np.ndarray]], fraction: float
-                ) -> Cut:
-    """The cut keeping ceil(fraction * n) best scores: a radix select from the first digit's
-    histogram, reading the keys again (`keys()`) for each later digit."""
-    keep = math.ceil(fraction * int(first.sum()))
+def cut_of(scores: np.ndarray, fraction: float) -> Cut:
+    """The cut keeping the ceil(fraction * n) best scores, ties by input order."""
+    keep = math.ceil(fraction * len(scores))
     if not keep:
         return Cut(None, 0, 0)
-    rank, prefix, histogram = keep, 0, first  # rank: place among keys sharing prefix, from top
-    for digit in range(DIGITS):
-        if digit:
-            histogram = sum((digit_histogram(k, digit, prefix) for k in keys()),
-                            np.zeros(1 << DIGIT_BITS, dtype=np.int64))
-        from_top = np.cumsum(histogram[::-1])
-        step = int(np.searchsorted(from_top, rank))  # the first bucket reaching the rank
-        bucket = (1 << DIGIT_BITS) - 1 - step
-        rank -= int(from_top[step] - histogram[bucket])
-        prefix = (prefix << DIGIT_BITS) | bucket
-    return Cut(key_score(prefix), rank, keep)
+    threshold = float(np.partition(scores, len(scores) - keep)[len(scores) - keep])
+    return Cut(threshold, keep - int((scores > threshold).sum()), keep)
 
 
 def kept_pairs(rows: Iterable[Row], cut: Cut) -> Iterator[Pair]:
@@ -148,9 +114,9 @@ def in_order(story: np.ndarray, rank: np.ndarray) -> bool:
     return bool(later.all())
 
 
-def copy_shard(path: Path, run: Path, histogram: np.ndarray) -> tuple[int, bool]:
-    """Copy a shard into a run of small row groups, adding its scores' first digits to
-    histogram; (rows, whether in input order)."""
+def copy_shard(path: Path, run: Path, scores: list[np.ndarray]) -> tuple[int, bool]:
+    """Copy a shard into a run of small row groups, appending its scores to `scores`; (rows,
+    whether in input order)."""
     parquet_with_columns(path, SHARD_COLUMNS)
     shard = pq.ParquetFile(path, pre_buffer=False, buffer_size=READ_BUFFER)
     # One thread, as the job has: decoding threads each kept their own allocator cache.
@@ -161,7 +127,7 @@ def copy_shard(path: Path, run: Path, histogram: np.ndarray) -> tuple[int, bool]
         for batch in batches:
             table = pa.Table.from_batches([batch]).select(list(SHARD_COLUMNS)).cast(RUN_SCHEMA)
             writer.write_table(table, row_group_size=RUN_GROUP_ROWS)
-            histogram += digit_histogram(score_keys(table["score"].to_numpy()), 0, 0)
+            scores.append(table["score"].to_numpy())
             story, rank = table["story"].to_numpy(), table["rank"].to_numpy()
             if last is not None:  # the batch's first row against the previous batch's last
                 story, rank = np.append(last[0], story), np.append(last[1], rank)
@@ -173,24 +139,16 @@ def copy_shard(path: Path, run: Path, histogram: np.ndarray) -> tuple[int, bool]
 def copy_shards(paths: Sequence[Path], folder: Path) -> Runs:
     """Copy every shard with rows into a run in folder."""
     runs, rows, ordered = [], [], True
-    histogram = np.zeros(1 << DIGIT_BITS, dtype=np.int64)
+    scores: list[np.ndarray] = []
     for n, path in enumerate(paths):
         run = folder / f"{n}.parquet"
-        count, in_input_order = copy_shard(path, run, histogram)
+        count, in_input_order = copy_shard(path, run, scores)
         if count:
             runs.append(run)
         rows.append(count)
         ordered = ordered and in_input_order
-    return Runs(runs, rows, ordered, histogram)
-
-
-def run_scores(runs: Sequence[Path]) -> Iterator[np.ndarray]:
-    """The score keys of every run, a row group at a time."""
-    for run in runs:
-        parquet = pq.ParquetFile(run, pre_buffer=False)
-        for group in range(parquet.num_row_groups):
-            scores = parquet.read_row_group(group, columns=["score"], use_threads=False)
-            yield score_keys(scores["score"].to_numpy())
+    return Runs(runs, rows, ordered,
+                np.concatenate(scores) if scores else np.zeros(0, dtype=np.float64))
 
 
 def run_rows(run: Path) -> Iterator[tuple[int, int, Row]]:
@@ -215,7 +173,7 @@ def sorted_rows(runs: Sequence[Path], near: Path) -> Iterator[Row]:
     runs as listed, then rows within a run)."""
     if not runs:
         return
-    selects = [f"SELECT *, {n} AS run FROM read_parquet({_quoted(run)}, file_row_number=true)"
+    selects = [f"SELECT *, {n} AS run FROM read_parquet({sql_string(run)}, file_row_number=true)"
                for n, run in enumerate(runs)]
     query = (f"SELECT score, sentence1, sentence2 FROM ({' UNION ALL '.join(selects)}) "
              "ORDER BY story, rank, run, file_row_number")
@@ -223,22 +181,6 @@ def sorted_rows(runs: Sequence[Path], near: Path) -> Iterator[Row]:
         for batch in connection.sql(query).to_arrow_reader(RUN_GROUP_ROWS):
             columns = [batch.column(n).to_pylist() for n in range(3)]
             yield from zip(*columns, strict=True)
-
-
-def _quoted(path: Path) -> str:
-    """A path as a SQL string literal."""
-    return "'" + str(path).replace("'", "''") + "'"
-
-
-@contextlib.contextmanager
-def spill_folder(near: Path) -> Iterator[Path]:
-    """A temporary folder beside `near`'s files, removed at the end; one a killed run of the same
-    job left there is removed first."""
-    Path(near).mkdir(parents=True, exist_ok=True)
-    for stale in Path(near).glob(SPILL_PREFIX + "*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    with tempfile.TemporaryDirectory(prefix=SPILL_PREFIX, dir=near) as folder:
-        yield Path(folder)
 
 
 def write_kept(rows: Iterable[Row], cut: Cut, candidates: int,
@@ -264,9 +206,9 @@ def stream_newsnli_shards(stories: Path, shard_parquets: Sequence[Path], out_jso
                           ) -> dict[str, Any]:
     """The streamed `gather_newsnli` over the files of `write_newsnli_shard`."""
     paths, near = [Path(p) for p in shard_parquets], Path(out_jsonl).parent
-    with spill_folder(near) as folder:
+    with spill_folder(near, Path(out_jsonl).name) as folder:
         runs = copy_shards(paths, folder)
-        cut = cut_of_keys(runs.histogram, lambda: run_scores(runs.paths), KEEP_FRACTION)
+        cut = cut_of(runs.scores, KEEP_FRACTION)
         rows = merged_rows(runs.paths) if runs.ordered else sorted_rows(runs.paths, folder)
         shard_counts = (json.loads(stats_path(p).read_text(encoding="utf-8")) for p in paths)
         return write_kept(rows, cut, sum(runs.rows), shard_counts, len(paths), out_jsonl,

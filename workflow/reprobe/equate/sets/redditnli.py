@@ -39,8 +39,6 @@ import itertools
 import json
 import logging
 import re
-import shutil
-import tempfile
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -63,6 +61,7 @@ from reprobe.wikipedia.spilled import (
     duckdb_within,
     parquet_list,
     parquet_with_columns,
+    spill_folder,
 )
 
 log = logging.getLogger(__name__)
@@ -259,15 +258,11 @@ def sorted_titles(connection: Any, spill: Path, stats: Counter[str]) -> Iterator
 
 @contextlib.contextmanager
 def spill_beside(out_jsonl: Path) -> Iterator[tuple[Path, Any]]:
-    """A temporary folder beside `out_jsonl` (a killed run's removed first) and a DuckDB
-    connection within SPILL_MEMORY_MB spilling into it."""
-    prefix = f".{out_jsonl.name}.spill-"
-    out_jsonl.parent.mkdir(parents=True, exist_ok=True)
-    for stale in out_jsonl.parent.glob(prefix + "*"):  # this output's only: others may run
-        shutil.rmtree(stale, ignore_errors=True)
-    with tempfile.TemporaryDirectory(prefix=prefix, dir=out_jsonl.parent) as folder, \
-            duckdb_within(SPILL_MEMORY_MB, Path(folder)) as connection:
-        yield Path(folder), connection
+    """A spill folder beside `out_jsonl` (its own: NewsNLI writes into the same folder) and a
+    DuckDB connection within SPILL_MEMORY_MB spilling into it."""
+    with spill_folder(out_jsonl.parent, out_jsonl.name) as folder, \
+            duckdb_within(SPILL_MEMORY_MB, folder) as connection:
+        yield folder, connection
 
 
 def window_pairs(titles: Iterable[Title], seconds: float) -> Iterator[tuple[Title, Title]]:

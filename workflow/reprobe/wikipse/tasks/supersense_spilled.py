@@ -13,11 +13,8 @@ gave (`frequent_words`, `supersense_tokens`, `summary(supersense_words(...))`).
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import tempfile
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +22,12 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from reprobe.wikipedia.spilled import BATCH_ROWS, SPILL_PREFIX, duckdb_within, parquet_list
+from reprobe.wikipedia.spilled import (
+    BATCH_ROWS,
+    duckdb_within,
+    parquet_list,
+    spill_folder,
+)
 from reprobe.wikipse.resource.release import WordClasses
 from reprobe.wikipse.tasks.supersense import CLASS_PREFIX, CorpusCounts, count_stretches
 
@@ -44,18 +46,6 @@ class SupersenseCounts:
     frequent: WordClasses  # word → {"-noun.x": tokens}, words at the minimum frequency or above
     annotated: dict[str, float]  # `summary` of every annotated word
     supersenses: dict[str, int]  # noun tokens per supersense, by name
-
-
-@contextlib.contextmanager
-def spill_folder(near: Path) -> Iterator[Path]:
-    """A temporary folder beside `near`'s outputs, removed at the end; one a killed run of the
-    same job left there is removed first."""
-    near = Path(near)
-    near.mkdir(parents=True, exist_ok=True)
-    for stale in near.glob(SPILL_PREFIX + "*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    with tempfile.TemporaryDirectory(prefix=SPILL_PREFIX, dir=near) as folder:
-        yield Path(folder)
 
 
 def write_chunk(pairs: Mapping[tuple[str, str], int], path: Path) -> None:
