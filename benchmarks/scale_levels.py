@@ -23,7 +23,7 @@ from scale_inputs import CorpusInfo, ProbeInfo, write_corpus, write_probe_data
 from scale_stories import StoriesInfo, write_stories
 from scale_types import FilesInfo, Level, files_level, reprobe
 from scale_vectors import VectorsInfo, write_vectors
-from scale_wiki import PAGES_PER_STREAM, WikiInfo, build_wiki
+from scale_wiki import PAGES_PER_STREAM, WikiInfo, build_wiki, dump_mb
 
 FIGER_MAP = REPO / "data" / "samples" / "wikipse" / "figer_types.map"
 CLASSES = REPO / "data" / "samples" / "wikipse" / "released" / "semantic_classes.txt"
@@ -44,7 +44,7 @@ LADDERS = {  # chain -> mode -> sizes (excerpt pages, or tokens)
     **{chain.name: chain.ladders for chain in FILE_CHAINS.values()},
 }
 Info = WikiInfo | CorpusInfo | ProbeInfo | VectorsInfo | StoriesInfo | FilesInfo
-__all__ = ["Level", "reprobe"]  # the chains' commands import both from here
+__all__ = ["Level", "dump_mb", "reprobe"]  # the chains' commands import them from here
 
 
 def paper_settings(cores: int) -> dict[str, str]:
@@ -106,12 +106,6 @@ def make_level(chain: str, size: int, work: Path, settings: dict[str, str], core
 def read_json(path: Path) -> dict[str, Any]:
     """A JSON file's object."""
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def dump_mb(level: Level) -> float:
-    """The dump's compressed size in MB (10^6 bytes)."""
-    assert isinstance(level.info, WikiInfo)
-    return level.info.compressed_bytes / 1e6
 
 
 def shard_stat(name: str) -> Callable[[Level], float]:

@@ -49,17 +49,10 @@ from scale_numeracy import (
 )
 from scale_stories import SHARDS as NEWS_SHARDS
 from scale_stories import STORIES
-from scale_types import Paper, Step
+from scale_types import SHARD_MB, SHARDS, SPILL_BUDGET_MB, Paper, Step
 from scale_vectors import ALL_FILES_WORDS, LARGEST_WORDS
 from scale_wiki import RENDERED_SHARE, WikiInfo
 
-# The whole-dump jobs' memory budget here (wikipedia.gather_memory_mb): the least that DuckDB's
-# joins run in (32 MB does not), which the largest sizes fill. Their peak is then bounded by the
-# largest size's plus this budget (scale_fit); the rules ask for the paper config's budget on
-# top.
-SPILL_BUDGET_MB = 64
-SHARD_MB = 90.0  # a shard of the paper's dump: 256 shards of ~90 MB bz2 (issue 32)
-SHARDS = 256
 LINKS = 330e6  # links in English Wikipedia (issue 32)
 # --- commands ---------------------------------------------------------------------------------
 

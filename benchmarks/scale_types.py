@@ -17,6 +17,13 @@ from pathlib import Path
 from typing import Any
 
 FILES_FORMAT_VERSION = 1  # bump when a files chain's writer changes: cached levels are rebuilt
+# The whole-dump jobs' memory budget here (wikipedia.gather_memory_mb): the least that DuckDB's
+# joins run in (32 MB does not), which the largest sizes fill. Their peak is then bounded by the
+# largest size's plus this budget (scale_fit); the rules ask for the paper config's budget on
+# top.
+SPILL_BUDGET_MB = 64
+SHARD_MB = 90.0  # a shard of the paper's dump: 256 shards of ~90 MB bz2 (issue 32)
+SHARDS = 256
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 from xml.sax.saxutils import escape, quoteattr, unescape
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from scale_types import Level
 from dumps import ID_STRIDE, copy_page, excerpt_path, split_dump
 from scale_inputs import FORMAT_VERSION, cached, zipf_words
 
@@ -252,3 +255,9 @@ def build_wiki(folder: Path, size_pages: int, seed: int = 0,
                     redirects, links, path.stat().st_size, uncompressed, len(words), seed)
     meta.write_text(json.dumps(asdict(info), indent=1) + "\n", encoding="utf-8")
     return info
+
+
+def dump_mb(level: Level) -> float:
+    """A wiki level's dump, compressed, in MB (10^6 bytes): the wiki chain's steps' size."""
+    assert isinstance(level.info, WikiInfo)
+    return level.info.compressed_bytes / 1e6

@@ -12,18 +12,13 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from scale_types import FilesChain, Level, Paper, Step, reprobe
-from scale_wiki import WikiInfo
+from scale_types import SHARD_MB, SHARDS, SPILL_BUDGET_MB, FilesChain, Level, Paper, Step, reprobe
+from scale_wiki import dump_mb
 
-SPILL_BUDGET_MB = 64  # as scale_steps.SPILL_BUDGET_MB: the least DuckDB's joins run in
-DUMP_MB = 90.0 * 256  # config/paper.yaml's dump: 256 shards of ~90 MB bz2 (issue 32)
 WIKIPSE_TOKENS = 550e6  # the WIKI-PSE corpus (Yaghoobzadeh et al. 2019, §3)
-# PMI's reservoir (numeracy.pmi.sentences: 1M) fills once 1M sentences with a number are read:
-# 54% of the generated dump's sentences have one (206,021 of 382,804 at 30.1 MB of bz2, the
-# quick ladder's top), so at ~146 MB. Each took ~1.9 KB between the two largest quick sizes
-# (its line, then its tokens): ~1.5 GB more than the top size held, at most.
-PMI_FULL_MB = 30.09 * 1e6 / 206_021
-PMI_RESERVOIR_MB = 1536
+# What a sentence with a number took in PMI's reservoir between the two largest quick sizes:
+# its line, then its tokens. The reservoir holds numeracy.pmi.sentences of them at most.
+PMI_SENTENCE_KB = 1.9
 
 
 @cache
@@ -37,11 +32,17 @@ def settings() -> dict[str, str]:
     config = load_yaml(CHECKOUT / "config" / "paper.yaml")
     fill_defaults(config)
     return {"pmi": settings_json(config["numeracy"]["pmi"], PmiSettings),
+            "pmi_sentences": str(config["numeracy"]["pmi"]["sentences"]),
             # As many words as a level allows: a small level has fewer than the paper's
             # 44,250 a split, and a fixed count would fail there (an upper bound on its cost).
             "selection": settings_json({"single_per_split": None, "multi_per_split": None},
                                        SelectionSettings),
             "min_frequency": str(config["wikipse"]["min_frequency"]), "seed": str(config["seed"])}
+
+
+def pmi_reservoir_mb() -> int:
+    """The most PMI's reservoir holds at paper scale: its sentences × PMI_SENTENCE_KB."""
+    return round(int(settings()["pmi_sentences"]) * PMI_SENTENCE_KB / 1000)
 
 
 def pmi_argv(level: Level) -> list[str]:
@@ -64,12 +65,6 @@ def dataset_argv(level: Level) -> list[str]:
                    str(SPILL_BUDGET_MB))
 
 
-def dump_mb(level: Level) -> float:
-    """The dump's compressed size in MB (as scale_levels.dump_mb, which imports this module)."""
-    assert isinstance(level.info, WikiInfo)
-    return level.info.compressed_bytes / 1e6
-
-
 def corpus_tokens(level: Level) -> float:
     """Tokens of the level's WIKI-PSE corpus."""
     stats = level.folder / "wikipse_corpus" / "stats.json"
@@ -79,14 +74,12 @@ def corpus_tokens(level: Level) -> float:
 CHAINS: tuple[FilesChain, ...] = ()  # both run on the core "wiki" chain
 STEPS: tuple[Step, ...] = (
     Step("numeracy_pmi", ("numeracy_pmi",), "MB (bz2)", 1, "wiki", pmi_argv, dump_mb,
-         Paper(DUMP_MB, "one job over every shard's sentences", "English Wikipedia in "
-               "config/paper.yaml's 256 shards of ~90 MB bz2 each (issue 32); its reservoir "
-               "holds §5.1's 1 million sentences with a number at most, which this dump "
-               f"fills at ~{PMI_FULL_MB:.0f} MB: its peak RSS is taken there",
-               memory_size=PMI_FULL_MB),
-         needs=("wikipedia_shard",), linear_memory=True, budget_mb=PMI_RESERVOIR_MB,
-         budget_why="its reservoir keeps 1M sentences with a number at most, ~1.9 KB each as "
-         "a line and then as tokens"),
+         Paper(SHARD_MB * SHARDS, "one job over every shard's sentences", "English Wikipedia "
+               "in config/paper.yaml's 256 shards of ~90 MB bz2 each (issue 32); its reservoir "
+               "holds numeracy.pmi.sentences (§5.1's 1 million) sentences with a number at most"),
+         needs=("wikipedia_shard",), linear_memory=True, budget_mb=pmi_reservoir_mb(),
+         budget_why=f"its reservoir keeps {int(settings()['pmi_sentences']):,} sentences with a "
+         f"number at most, ~{PMI_SENTENCE_KB} KB each as a line and then as tokens"),
     Step("wikipse_dataset", ("wikipse_dataset",), "tokens", 1, "wiki", dataset_argv,
          corpus_tokens, Paper(WIKIPSE_TOKENS, "one job over the summed corpus",
                               "the WIKI-PSE corpus: 550 million tokens (Yaghoobzadeh et al. "
