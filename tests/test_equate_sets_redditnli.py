@@ -12,18 +12,17 @@ import zstandard
 from reprobe.equate.jsonl import card_path, read_pairs
 from reprobe.equate.sets import redditnli
 from reprobe.equate.sets.newsnli import token_set
-from reprobe.equate.sets.recovery import as_pair
+from reprobe.equate.sets.recovery import as_pair, normalise
 from reprobe.equate.sets.redditnli import (
     SECONDS_PER_DAY,
     Title,
     build_redditnli_candidates,
-    deduplicate,
+    dump_titles,
     gather_redditnli_shards,
     has_meta,
     pair_titles,
     read_submissions,
     top_pairs,
-    usable_titles,
     window_pairs,
     write_dump_titles,
 )
@@ -55,7 +54,7 @@ def test_meta_markers(title: str, meta: bool) -> None:
 def test_titles_filtered_from_sample() -> None:
     """Case-insensitive subreddit, meta and quantity filters, reposts dropped, time-sorted."""
     stats: Counter[str] = Counter()
-    titles = usable_titles([DUMP], "economics", stats)
+    titles = deduplicate(dump_titles(DUMP, "economics", stats), stats)
     assert (stats["submissions"], stats["meta"], stats["without_quantity"], stats["reposts"],
             stats["titles"]) == (38, 5, 4, 1, 28)
     assert "Oil prices fall below 50 dollars a barrel" in {t.text for t in titles}  # ECONOMICS
@@ -126,6 +125,23 @@ def test_dump_shards_gather_to_the_single_process_result(tmp_path: Path) -> None
     keys = ("submissions", "meta", "without_quantity", "reposts", "titles", "kept")
     assert {k: gathered[k] for k in keys} == {k: single[k] for k in keys}
     assert gathered["titles"] == 28 and gathered["reposts"] == 1
+
+
+def deduplicate(titles: list[Title], stats: Counter[str]) -> list[Title]:
+    """The in-memory deduplication the streamed one replaced (the reference it is tested
+    against): reposts (same normalised text as an earlier title) dropped, sorted by time, id."""
+    seen: set[str] = set()
+    kept: list[Title] = []
+    for title in titles:
+        key = normalise(title.text)
+        if key in seen:
+            stats["reposts"] += 1
+        else:
+            seen.add(key)
+            kept.append(title)
+    kept.sort(key=lambda t: (t.created, t.id))
+    stats["titles"] = len(kept)
+    return kept
 
 
 def _reference_gather(parquets: list[Path], out: Path, *, top: int, days: float) -> None:

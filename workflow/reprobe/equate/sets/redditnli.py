@@ -148,28 +148,6 @@ def dump_titles(path: Path, subreddit: str, stats: Counter[str]) -> list[Title]:
     return titles
 
 
-def deduplicate(titles: Iterable[Title], stats: Counter[str]) -> list[Title]:
-    """Drop reposts (same normalised text as an earlier title); sort by time, then id (in
-    memory: the reference `spilled_titles` is tested against, for small inputs)."""
-    seen: set[str] = set()
-    kept: list[Title] = []
-    for title in titles:
-        key = normalise(title.text)
-        if key in seen:
-            stats["reposts"] += 1
-        else:
-            seen.add(key)
-            kept.append(title)
-    kept.sort(key=lambda t: (t.created, t.id))
-    stats["titles"] = len(kept)
-    return kept
-
-
-def usable_titles(dumps: Sequence[Path], subreddit: str, stats: Counter[str]) -> list[Title]:
-    """Filtered, deduplicated titles of one subreddit from the dumps, sorted by time then id."""
-    return deduplicate((t for path in dumps for t in dump_titles(path, subreddit, stats)), stats)
-
-
 def write_dump_titles(dump: Path, out_parquet: Path) -> dict[str, int]:
     """One shard: a dump's usable r/economics titles (Parquet, file order), counts beside."""
     stats: Counter[str] = Counter()
@@ -203,7 +181,7 @@ SELECT ({index}::BIGINT << {bits}) + file_row_number, CAST(created AS DOUBLE),
 FROM read_parquet({shard}, file_row_number = true)
 """
 # The first title of each normalised text (lowest input position), sorted as the stable
-# in-memory sort of `deduplicate` does: by time, then id, then input position.
+# in-memory sort it replaced did: by time, then id, then input position.
 _UNIQUE_SORTED = """
 SELECT created, id, text FROM read_parquet({spill})
 WHERE seq IN (SELECT min(seq) FROM read_parquet({spill}) GROUP BY key)
@@ -240,7 +218,7 @@ def shard_rows(connection: Any, shard_parquets: Sequence[Path]
 
 
 def sorted_titles(connection: Any, spill: Path, stats: Counter[str]) -> Iterator[Title]:
-    """`deduplicate` on disk: the spill's titles without reposts, sorted by time then id, in
+    """Reposts dropped on disk: the spill's titles without reposts, sorted by time then id, in
     batches; `stats` get "reposts" and "titles" once read through."""
     [(total,)] = connection.execute(
         f"SELECT count(*) FROM read_parquet({parquet_list([spill])})").fetchall()
