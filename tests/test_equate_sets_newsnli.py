@@ -7,6 +7,7 @@ import tarfile
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from reprobe.equate.jsonl import Pair, read_pairs
@@ -21,9 +22,9 @@ from reprobe.equate.sets.newsnli import (
     parse_story,
     story_candidates,
     token_set,
-    top_fraction,
     write_newsnli_shard,
 )
+from reprobe.equate.sets.newsnli_gather import cut_of, kept_pairs
 from reprobe.equate.sets.recovery import as_pair
 
 STORIES = Path(__file__).resolve().parents[1] / "data/samples/equate/cnn_stories"
@@ -89,11 +90,10 @@ def test_pronoun_premise_is_flipped() -> None:
 
 def test_top_half_by_similarity_in_input_order() -> None:
     """ceil(n/2) best pairs are kept, ties by input order, written back in input order."""
-    pairs = [Pair(str(i), "h", "") for i in range(5)]
-    scored = [(0.1, 0, pairs[0]), (0.9, 1, pairs[1]), (0.5, 2, pairs[2]), (0.5, 3, pairs[3]),
-              (0.2, 4, pairs[4])]
-    kept, threshold = top_fraction(scored, 0.5)
-    assert kept == [pairs[1], pairs[2], pairs[3]] and threshold == 0.5
+    scores = [0.1, 0.9, 0.5, 0.5, 0.2]
+    cut = cut_of(np.array(scores), 0.5)
+    kept = list(kept_pairs([(s, str(i), "h") for i, s in enumerate(scores)], cut))
+    assert kept == [Pair(str(i), "h", "") for i in (1, 2, 3)] and cut.threshold == 0.5
 
 
 def test_build_from_folder_and_tgz(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -12,9 +13,19 @@ import pytest
 
 from reprobe.equate.jsonl import Pair, card_path
 from reprobe.equate.sets import newsnli_gather
-from reprobe.equate.sets.newsnli import SHARD_COLUMNS, gather_newsnli, top_fraction
+from reprobe.equate.sets.newsnli import SHARD_COLUMNS, gather_newsnli
 from reprobe.equate.sets.newsnli_gather import cut_of, kept_pairs, stream_newsnli_shards
 from reprobe.io import stats_path
+
+
+def top_fraction(scored: list[tuple[float, int, Pair]], fraction: float
+                 ) -> tuple[list[Pair], float | None]:
+    """The cut as sorting every candidate makes it (the gather before streaming): the
+    ceil(fraction * n) best pairs (ties by input order) in input order, and the cut score."""
+    keep = math.ceil(fraction * len(scored))
+    best = sorted(scored, key=lambda item: (-item[0], item[1]))[:keep]
+    threshold = best[-1][0] if best else None
+    return [pair for _, _, pair in sorted(best, key=lambda item: item[1])], threshold
 
 
 def test_cut_matches_top_fraction_on_ties() -> None:

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import re
 import tarfile
 from collections import Counter
@@ -50,9 +49,10 @@ from pathlib import Path
 from typing import Any
 
 import blingfire
+import numpy as np
 import pandas as pd
 
-from reprobe.equate.jsonl import UNLABELLED, Pair, write_pairs
+from reprobe.equate.jsonl import UNLABELLED, Pair
 from reprobe.equate.quantities import parse_quantities, tokenize
 from reprobe.equate.sets.recovery import normalise
 from reprobe.io import atomic_path, atomic_write_text, stats_path
@@ -218,16 +218,6 @@ def story_candidates(story: Story, stats: Counter[str]) -> Iterator[tuple[float,
             yield score, pair
 
 
-def top_fraction(
-    scored: list[tuple[float, int, Pair]], fraction: float,
-) -> tuple[list[Pair], float | None]:
-    """The ceil(fraction * n) best pairs (ties by input order) in input order, and the cut score."""
-    keep = math.ceil(fraction * len(scored))
-    best = sorted(scored, key=lambda item: (-item[0], item[1]))[:keep]
-    threshold = best[-1][0] if best else None
-    return [pair for _, _, pair in sorted(best, key=lambda item: item[1])], threshold
-
-
 COUNTS = ("stories", "highlights", "highlights_temporal", "highlights_without_quantity",
           "highlights_used", "flipped")
 SHARD_COLUMNS = ("score", "story", "rank", "sentence1", "sentence2")
@@ -258,28 +248,17 @@ def write_newsnli_shard(stories: Path, shard: int, shards: int, out_parquet: Pat
 
 def gather_newsnli(frames: list[pd.DataFrame], shard_counts: list[dict[str, int]],
                    out_jsonl: Path, *, sources: dict[str, Path]) -> dict[str, Any]:
-    """Keep the most similar half of all shards' candidates; write them in input order."""
+    """Keep the most similar half of all shards' candidates, held in memory (one process's
+    shard); write them in input order, as the streamed gather does."""
+    from reprobe.equate.sets.newsnli_gather import cut_of, write_kept
+
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=list(SHARD_COLUMNS))
     frame = frame.sort_values(["story", "rank"], kind="stable").reset_index(drop=True)
-    scored = [(float(score), n, Pair(s1, s2, UNLABELLED)) for n, (score, s1, s2) in
-              enumerate(zip(frame["score"], frame["sentence1"], frame["sentence2"],
-                            strict=True))]
-    kept, threshold = top_fraction(scored, KEEP_FRACTION)
-    counts = {
-        **{key: sum(c.get(key, 0) for c in shard_counts) for key in COUNTS},
-        "candidates": len(scored),
-        "kept": len(kept),
-        "jaccard_threshold": threshold,
-    }
-    card = write_pairs(
-        kept, out_jsonl, genre=GENRE, sources=sources,
-        parameters={"premises_per_point": PREMISES_PER_POINT, "keep_fraction": KEEP_FRACTION,
-                    "flip_pronouns": sorted(FLIP_PRONOUNS), "shards": len(frames)},
-        extra={"counts": counts})
-    log.info("NewsNLI: %d of %d candidate pairs kept from %d stories", len(kept), len(scored),
-             counts["stories"])
-    return {**counts, "card": card}
+    scores = frame["score"].to_numpy(dtype=np.float64)
+    rows = zip(scores.tolist(), frame["sentence1"], frame["sentence2"], strict=True)
+    return write_kept(rows, cut_of(scores, KEEP_FRACTION), len(frame), shard_counts, len(frames),
+                      out_jsonl, sources=sources)
 
 
 def gather_newsnli_shards(stories: Path, shard_parquets: list[Path], out_jsonl: Path
