@@ -73,11 +73,14 @@ def select(words: WordClasses, *, single_per_split: int | None, multi_per_split:
 
 def summary(words: WordClasses) -> dict[str, float]:
     """Words, word/S-class pairs, single/multi-class words and mean classes per word."""
-    pairs = sum(len(c) for c in words.values())
-    multi = sum(len(c) > 1 for c in words.values())
-    return {"words": len(words), "pairs": pairs, "multi_class": multi,
-            "single_class": len(words) - multi,
-            "mean_classes": pairs / len(words) if words else float("nan")}
+    return summary_of_counts(len(words), sum(len(c) for c in words.values()),
+                             sum(len(c) > 1 for c in words.values()))
+
+
+def summary_of_counts(words: int, pairs: int, multi: int) -> dict[str, float]:
+    """`summary` from its three counts (a table too big to hold counts them elsewhere)."""
+    return {"words": words, "pairs": pairs, "multi_class": multi, "single_class": words - multi,
+            "mean_classes": pairs / words if words else float("nan")}
 
 
 def write_dataset(words: WordClasses, splits: Mapping[str, Sequence[str]], out_dir: Path,

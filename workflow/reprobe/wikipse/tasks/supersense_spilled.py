@@ -28,6 +28,7 @@ from reprobe.wikipedia.spilled import (
     parquet_list,
     spill_folder,
 )
+from reprobe.wikipse.resource.dataset import summary_of_counts
 from reprobe.wikipse.resource.release import WordClasses
 from reprobe.wikipse.tasks.supersense import CLASS_PREFIX, CorpusCounts, count_stretches
 
@@ -69,12 +70,6 @@ def spill_corpus(root: Path, folder: Path, held: int = PAIRS_HELD
     return totals, chunks
 
 
-def summary_numbers(words: int, pairs: int, multi: int) -> dict[str, float]:
-    """`resource.dataset.summary` from the counts it takes of the words."""
-    return {"words": words, "pairs": pairs, "multi_class": multi, "single_class": words - multi,
-            "mean_classes": pairs / words if words else float("nan")}
-
-
 def read_summed(connection: Any, chunks: Sequence[Path], min_frequency: int
                 ) -> tuple[WordClasses, dict[str, float], dict[str, int]]:
     """The chunks summed by (word, sense): the frequent words with their supersenses, the
@@ -97,7 +92,7 @@ def read_summed(connection: Any, chunks: Sequence[Path], min_frequency: int
         for word, sense, n in zip(*(batch.column(i).to_pylist() for i in range(3)),
                                   strict=True):
             frequent.setdefault(word, {})[CLASS_PREFIX + sense] = int(n)
-    return (frequent, summary_numbers(int(words), int(pairs), int(multi)),
+    return (frequent, summary_of_counts(int(words), int(pairs), int(multi)),
             {sense: int(n) for sense, n in sorted(tokens)})
 
 
