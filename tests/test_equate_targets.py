@@ -47,6 +47,7 @@ CONFIG: dict[str, Any] = {
                             "label_map": {"LABEL_0": "contradiction"}, "batch_size": 32},
                    "tiny BERT": {"tiny": {"hidden": 32, "layers": 2, "steps": 30, "lr": 0.003},
                                  "batch_size": 32}},
+        "trained": {}, "training": {"device": "cpu", "precision": None, "threads": 1},
         "score_shards": {"newsnli": 3},
         "qreas": {"max_depth": 3, "max_solutions": 50, "years": "date",
                   "released_code": {"Q-REAS": {"solutions": "every",
@@ -102,7 +103,7 @@ def test_evaluation_sets_follow_the_released_files() -> None:
     assert everything["perturbation"] == ["unperturbed", "perturbed"]
     # Without released files: only the synthetic sets can be scored, and no §5.1 study.
     assert evaluation_sets({}, RAW) == {"released": [], "rebuilt": ["stresstest", "awpnli"],
-                                        "perturbation": []}
+                                        "perturbation": [], "mnli": []}
 
 
 def test_a_set_whose_raw_input_is_left_out_is_not_rebuilt() -> None:

@@ -10,10 +10,13 @@ from reprobe.equate.targets import (
     EquateTargets,
 )
 from reprobe.equate.row_jobs import RowJobs
+from reprobe.equate.trained_targets import VOCABULARY as EQ_VOCABULARY, TrainedTargets
 
 # Every input, parameter and target list of these rules: reprobe/equate/targets.py.
 EQ = EquateTargets(config, raw_target, raw_file)
 STAGE_TABLES["equate"] = EQ.tables
+# The trained baselines and Table 7: reprobe/equate/trained_targets.py.
+EQ_TRAINED = TrainedTargets(EQ)
 # Which job scores which (set, row): reprobe/equate/row_jobs.py.
 EQ_ROWS = RowJobs(EQ)
 # Each evaluated set as a Hugging Face dataset folder: reprobe/equate/export_targets.py.
@@ -28,7 +31,9 @@ wildcard_constraints:
     version="conll|arxiv",
 
 
-# The sets (rebuilt from raw sources, perturbed), then Table 6's rows, then tables and exports.
+# The sets (rebuilt from raw sources, perturbed), the trained baselines, then Table 6's rows,
+# then tables and exports.
 include: "equate_sets.smk"
+include: "equate_trained.smk"
 include: "equate_rows.smk"
 include: "equate_tables.smk"

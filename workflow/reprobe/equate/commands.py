@@ -17,6 +17,7 @@ from reprobe.equate.settings import (
     RedditSettings,
     TinyNliSettings,
 )
+from reprobe.equate.trained_commands import register_trained
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_write_text
 from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
@@ -162,7 +163,8 @@ def _predictor(args: argparse.Namespace) -> Any:
                                       args.model)
     return Predictor(
         args.kind, hyp_model=Path(args.hyp_model) if args.hyp_model else None,
-        checkpoint=Path(args.checkpoint) if args.checkpoint else None,
+        checkpoint=Path(args.checkpoint or args.trained_model)
+        if args.checkpoint or args.trained_model else None,
         label_map=json.loads(args.label_map) if args.label_map else None,
         batch_size=args.batch_size, resources=resources, threads=args.threads)
 
@@ -334,12 +336,15 @@ def register(commands: argparse._SubParsersAction,
               files=listed("NAME=PATH: hub file name and fetched file"))
 
     score = add("score", cmd_score, sub)
-    add_names(score, kind=one_of(["majority", "hyp", "neural", "qreas", "qreas_authors"],
-                                 "qreas: Algorithm 1; qreas_authors: the released code"),
+    add_names(score, kind=one_of(["majority", "hyp", "trained", "neural", "qreas",
+                                  "qreas_authors"],
+                                 "trained: a baseline trained here; qreas: Algorithm 1; "
+                                 "qreas_authors: the released code"),
               model="row name in Table 6",
               test_set=several("the sets (rte_quant, newsnli, redditnli, stresstest, awpnli, "
                                "unperturbed, perturbed), one for --shard or --from-shards"),
-              variant=one_of(["released", "rebuilt", "perturbation"]))
+              variant=one_of(["released", "rebuilt", "perturbation", "mnli"],
+                             "mnli: Table 7's MultiNLI dev-matched"))
     add_paths(score, pairs=several("each set's evaluation jsonl"),
               scores=several("each set's score rows CSV to write (not with --shard)",
                              required=False),
@@ -347,12 +352,13 @@ def register(commands: argparse._SubParsersAction,
                                   "shard's)"),
               hyp_model=optional("HYP: the fastText model"),
               checkpoint=optional("neural: the checkpoint folder"),
+              trained_model=optional("trained: the model folder `equate train-baseline` wrote"),
               wordnet=optional("Q-REAS: WordNet database folder"),
               jobs=optional("Q-REAS: job list"), nationalities=optional("Q-REAS: nationality list"))
     score.add_argument("--from-shards", nargs="+", default=[], metavar="PATH",
                        help="gather the predictions of these shard files instead of labelling")
     score.add_argument("--label-map", help="neural: JSON class name -> label")
-    score.add_argument("--batch-size", type=int, help="neural: pairs per batch")
+    score.add_argument("--batch-size", type=int, help="neural, trained: pairs per batch")
     # Q-REAS rows read `equate.qreas` (the row's own released-code or variant entry only).
     add_settings_option(score, QreasSettings, "equate.qreas", required=False)
     score.add_argument("--shard", type=int,
@@ -386,6 +392,7 @@ def register(commands: argparse._SubParsersAction,
     add_paths(harness, output="the task folder to write (--include_path of lm_eval)",
               folders=listed("exported set folders (released-rte_quant, …)"))
     register_harness(sub, add)
+    register_trained(sub, add)
 
     recovery = add("recovery-table", cmd_recovery_table, sub)
     add_paths(recovery, csv="table CSV to write", md="table Markdown to write",

@@ -4,7 +4,8 @@ An evaluation set is a released-layout jsonl file named by a test set (rte_quant
 redditnli, stresstest, awpnli) and a variant: `released` (the published file, human labels),
 `rebuilt` (what this workflow built from raw sources; NewsNLI/RedditNLI candidates carry the
 labels of the released pairs they recover) or `perturbation` (§5.1: `unperturbed` and
-`perturbed` NewsNLI pairs).
+`perturbed` NewsNLI pairs) or `mnli` (Table 7: MultiNLI dev-matched, its no-consensus pairs
+left out).
 
 Every predictor returns three-way labels where it can; the label space of the set is applied
 when scoring (`baselines.fold`), so the predictions file keeps what the model said and the
@@ -30,10 +31,12 @@ from reprobe.io import atomic_path, iter_json_objects
 from reprobe.scores import ScoreRow, write_scores
 from reprobe.text import open_text, require_rows
 
-KINDS = ("majority", "hyp", "neural", "qreas", "qreas_authors")
+KINDS = ("majority", "hyp", "trained", "neural", "qreas", "qreas_authors")
 # The score of the released-code Q-REAS on a set without CoreNLP parses.
 NO_PARSE_SCORE = "NA (no CoreNLP parse)"
-VARIANTS = ("released", "rebuilt", "perturbation")
+VARIANTS = ("released", "rebuilt", "perturbation", "mnli")
+# Table 7's one column: accuracy on MultiNLI dev-matched.
+MNLI_METRIC = "MultiNLI dev-matched"
 NEUTRAL_SHARE = "neutral share of perturbed errors"
 
 
@@ -43,7 +46,7 @@ class Predictor:
 
     kind: str
     hyp_model: Path | None = None
-    checkpoint: Path | None = None
+    checkpoint: Path | None = None  # neural: a checkpoint folder; trained: the model's folder
     label_map: Mapping[str, str] | None = None
     batch_size: int | None = None  # neural: the row's `batch_size`
     resources: Any = None  # Q-REAS: qreas.Resources; released code: (Lexicon, Reading)
@@ -79,6 +82,15 @@ def predict_rows(predictor: Predictor, rows: Sequence[dict[str, Any]], *,
             raise ValueError("a neural row needs its batch size")
         return predict_nli(predictor.checkpoint, rows, batch_size=predictor.batch_size,
                            label_map=predictor.label_map)
+    if predictor.kind == "trained":
+        if predictor.checkpoint is None or predictor.batch_size is None:
+            raise ValueError("a trained row needs its model folder and batch size")
+        import torch
+
+        from reprobe.equate.trained.saved import predict_trained
+
+        torch.set_num_threads(predictor.threads)
+        return predict_trained(predictor.checkpoint, rows, batch_size=predictor.batch_size)
     if predictor.kind == "qreas":
         from reprobe.equate.qreas.pipeline import predict
 
@@ -106,14 +118,16 @@ def score_rows(gold: Sequence[str], predicted: Sequence[str], *, model: str, tes
                variant: str) -> list[ScoreRow]:
     """Long score rows (accuracy in %, n) of one model on one evaluation set."""
     two_class = two_class_of(test_set, variant)
-    table, setting = ("s5.1", "") if variant == "perturbation" else ("table6", variant)
+    table, setting = {"perturbation": ("s5.1", ""), "mnli": ("table7", "")}.get(
+        variant, ("table6", variant))
+    metric = MNLI_METRIC if variant == "mnli" else test_set
     # Pairs without a parse are left out of the released code's score; with none, it is NA.
     scored = [(g, p) for g, p in zip(gold, predicted, strict=True) if p != NO_PARSE]
     unparsed = len(gold) - len(scored)
     gold, predicted = [g for g, _ in scored], [p for _, p in scored]
     value: Any = NO_PARSE_SCORE if unparsed and not scored else accuracy(gold, predicted,
                                                                           two_class)
-    rows = [ScoreRow("equate", table, model, setting, test_set, value, len(gold))]
+    rows = [ScoreRow("equate", table, model, setting, metric, value, len(gold))]
     if variant == "perturbation" and test_set == "perturbed":
         errors = [p for g, p in zip(gold, predicted, strict=True)
                   if fold(g, two_class) != fold(p, two_class)]
@@ -132,7 +146,7 @@ def shard_indices(n_rows: int, shard: int, shards: int) -> range:
 def predict_shard(predictor: Predictor, pairs_jsonl: Path, *, test_set: str, variant: str,
                   shard: int, shards: int, out_jsonl: Path) -> int:
     """Label one shard of an evaluation set; write (index, predicted) lines; return its size."""
-    rows = list(read_pairs(Path(pairs_jsonl)))
+    rows = list(read_pairs(Path(pairs_jsonl), consensus_only=variant == "mnli"))
     require_rows(pairs_jsonl, len(rows), "pairs")
     indices = shard_indices(len(rows), shard, shards)
     two_class = two_class_of(test_set, variant)
@@ -173,7 +187,7 @@ def evaluate_set(predictor: Predictor, pairs_jsonl: Path, *, model: str, test_se
     rows; return the first row."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
-    rows = list(read_pairs(Path(pairs_jsonl)))
+    rows = list(read_pairs(Path(pairs_jsonl), consensus_only=variant == "mnli"))
     require_rows(pairs_jsonl, len(rows), "pairs")
     if shard_files:
         predicted = gather_shards(shard_files, len(rows))

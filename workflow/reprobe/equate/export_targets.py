@@ -11,6 +11,10 @@ from reprobe.equate.targets import DATA, EquateTargets
 EXPORTS = "exports/equate"
 
 
+# The variants exported as datasets: EQUATE's sets (Table 7's MultiNLI dev-matched is not one).
+EXPORTED = ("released", "rebuilt", "perturbation")
+
+
 def export_name(variant: str, test_set: str) -> str:
     """A set's folder name: its variant, then its name (`released-stresstest`)."""
     return f"{variant}-{test_set}"
@@ -22,7 +26,8 @@ class EquateExports:
     def __init__(self, targets: EquateTargets, sources: Mapping[str, Any]) -> None:
         self.targets, self.sources = targets, sources
         self.sets = {export_name(variant, test_set): (variant, test_set)
-                     for variant, names in targets.sets.items() for test_set in names}
+                     for variant, names in targets.sets.items() if variant in EXPORTED
+                     for test_set in names}
         self.folders = [f"{EXPORTS}/{name}" for name in self.sets]
 
     def recovery(self, variant: str, test_set: str) -> list[str]:

@@ -35,7 +35,8 @@ def register_harness(sub: argparse._SubParsersAction,
                      add: Callable[..., argparse.ArgumentParser]) -> None:
     """Add `reprobe equate harness` (needs the `[harness]` extra)."""
     harness = add("harness", cmd_harness, sub)
-    add_paths(harness, checkpoint="a local sequence-classification checkpoint folder")
+    add_paths(harness, checkpoint="a local sequence-classification checkpoint folder, or a "
+                                  "baseline's folder from `equate train-baseline`")
     add_task_options(harness, "equate", "exports/equate/lm_eval")
     harness.add_argument("--label-map", help="JSON class name -> label, as for Table 6's "
                                              "neural rows (`LABEL_0` checkpoints need one)")

@@ -1,4 +1,5 @@
-"""An NLI classifier as an lm-evaluation-harness model, for EQUATE's harness tasks.
+"""An NLI classifier as an lm-evaluation-harness model, for EQUATE's harness tasks: a local
+Hugging Face checkpoint or a baseline trained here (`equate train-baseline`).
 
 The tasks (reprobe.equate.harness_tasks) are multiple choice: after the prompt, the choices
 " True", " False" (" Neither" on a three-way set). A causal LM scores a choice by its tokens'
@@ -31,6 +32,7 @@ from lm_eval.api.model import LM
 
 from reprobe.equate.labels import CONTRADICTION, ENTAILMENT, NEUTRAL, NON_ENTAILMENT
 from reprobe.equate.neural import nli_log_probs
+from reprobe.equate.trained.saved import is_trained_folder, trained_log_probs
 
 # The classes each choice names: on a three-way set, and on a two-way set.
 THREE_WAY_CHOICES = {"True": (ENTAILMENT,), "Neither": (NEUTRAL,), "False": (CONTRADICTION,)}
@@ -62,6 +64,15 @@ class NliClassifierLM(LM):
         self.classify_batch_size = batch_size
         self.label_map = label_map
 
+    def _log_probs(self, documents: list[dict[str, Any]]) -> list[dict[str, float]]:
+        """Each document's log-probability per label: a baseline trained here, or a Hugging
+        Face checkpoint."""
+        if is_trained_folder(self.checkpoint):
+            return trained_log_probs(self.checkpoint, documents,
+                                     batch_size=self.classify_batch_size)
+        return nli_log_probs(self.checkpoint, documents, batch_size=self.classify_batch_size,
+                             label_map=self.label_map)
+
     def loglikelihood(self, requests: list[Instance], disable_tqdm: bool = False,
                       ) -> list[tuple[float, bool]]:
         """Each choice's score and whether it is the document's best choice."""
@@ -71,9 +82,7 @@ class NliClassifierLM(LM):
             choices[_document_key(request)].append(request.args[1].strip())
             documents.setdefault(_document_key(request), request.doc)
         keys = list(documents)
-        log_probs = dict(zip(keys, nli_log_probs(
-            self.checkpoint, [documents[k] for k in keys], batch_size=self.classify_batch_size,
-            label_map=self.label_map), strict=True))
+        log_probs = dict(zip(keys, self._log_probs([documents[k] for k in keys]), strict=True))
         scores = {key: {c: choice_log_likelihood(log_probs[key], c, "Neither" in names)
                         for c in names} for key, names in choices.items()}
         answers = [(scores[_document_key(r)], r.args[1].strip()) for r in requests]

@@ -25,6 +25,8 @@ from reprobe.io import atomic_path, atomic_write_text, iter_json_objects
 from reprobe.sources.checksum import sha256_file
 from reprobe.text import open_text
 
+# MultiNLI's label of a pair whose annotators reached no consensus (its dev sets hold some).
+NO_CONSENSUS = "-"
 # Candidate pairs (NewsNLI, RedditNLI) await human labels: their gold_label is empty.
 UNLABELLED = ""
 OMITTED_FIELDS = tuple(
@@ -148,11 +150,16 @@ def _problem(row: object, labelled: bool = True) -> str | None:
     return None
 
 
-def read_pairs(path: Path, *, labelled: bool = True) -> Iterator[dict[str, Any]]:
+def read_pairs(path: Path, *, labelled: bool = True, consensus_only: bool = False
+               ) -> Iterator[dict[str, Any]]:
     """Stream validated rows from a released-layout jsonl file (built or released);
-    `labelled=False` reads candidate files whose gold_label is empty too."""
+    `labelled=False` reads candidate files whose gold_label is empty too; `consensus_only`
+    skips MultiNLI's pairs whose annotators reached no label ("-")."""
     with open_text(path) as handle:
         for n, row in iter_json_objects(path, handle):
+            if consensus_only and isinstance(row, dict) \
+                    and row.get("gold_label") == NO_CONSENSUS:
+                continue
             problem = _problem(row, labelled)
             if problem:
                 raise InputFormatError(path, f"line {n}", problem)

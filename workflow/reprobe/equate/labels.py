@@ -12,9 +12,10 @@ LABELS = (ENTAILMENT, NEUTRAL, CONTRADICTION)
 NON_ENTAILMENT = "non-entailment"
 # What the released-code Q-REAS predicts for a pair without CoreNLP parses (left out of scores).
 NO_PARSE = "NA"
-# Label space per EQUATE test set (paper Table 2): True means entails=yes/no.
+# Label space per EQUATE test set (paper Table 2): True means entails=yes/no. Table 7's
+# MultiNLI dev-matched is three-way.
 TWO_CLASS = {"rte_quant": True, "newsnli": True, "redditnli": False, "stresstest": False,
-             "awpnli": True}
+             "awpnli": True, "mnli_dev_matched": False}
 
 
 def is_two_class(test_set: str) -> bool:

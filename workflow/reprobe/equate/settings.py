@@ -72,3 +72,26 @@ def qreas_row_section(qreas: dict[str, Any], row: str) -> dict[str, Any]:
     return {**qreas,
             "released_code": {k: v for k, v in qreas["released_code"].items() if k == row},
             "variants": {k: v for k, v in qreas["variants"].items() if k == row}}
+
+
+# Where a trained baseline's row settings live in the schema (every row has its own).
+TRAINED_PATH = "$defs.trained_model"
+
+
+@dataclass(frozen=True)
+class TrainedRowSettings:
+    """`equate.trained.<row>`: which baseline a row is and how it differs from the paper's."""
+
+    architecture: str
+    width: float
+    max_epochs: int | None
+    classifier: str
+    unaligned: float
+
+
+@dataclass(frozen=True)
+class TrainingSettings:
+    """`equate.training`: where the trained baselines train."""
+
+    device: str
+    precision: str | None

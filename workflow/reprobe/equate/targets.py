@@ -37,6 +37,10 @@ SYNTHETIC_SETS = ("stresstest", "awpnli")
 SET_INPUTS = {"rte_quant": None, "newsnli": "cnn_stories", "redditnli": "reddit",
               "stresstest": "aqua", "awpnli": "arithmetic"}
 PERTURBATION_SETS = ("unperturbed", "perturbed")
+# Table 7's set: MultiNLI dev-matched, on which every row trained on MultiNLI is scored.
+MNLI_SETS = ("mnli_dev_matched",)
+# The rows Table 7 scores: those trained on MultiNLI (not MAJ, not Q-REAS).
+MNLI_KINDS = ("hyp", "trained", "neural")
 # The row set beside the paper's Q-REAS cell (a released-code row, `equate.qreas.released_code`)
 # and the reimplementation of the paper's Algorithm 1, whose variants (`equate.qreas.variants`)
 # are rows of their own.
@@ -51,11 +55,14 @@ MODEL_ALIASES = {
 # option (with _ for -): the score rules' named inputs and the CLI's required options.
 KIND_FILES: dict[str, tuple[str, ...]] = {
     "majority": (), "hyp": ("hyp_model",), "neural": ("checkpoint",),
+    "trained": ("trained_model",),
     "qreas": ("wordnet", "jobs", "nationalities"),
     "qreas_authors": ("wordnet", "jobs", "nationalities")}
 # The options each kind needs besides its files: a neural row's batch size; a Q-REAS row's
 # settings (its part of `equate.qreas`, see `qreas_arguments`).
-KIND_SETTINGS: dict[str, tuple[str, ...]] = {"neural": ("batch_size",), "qreas": ("settings",),
+KIND_SETTINGS: dict[str, tuple[str, ...]] = {"neural": ("batch_size",),
+                                             "trained": ("batch_size",),
+                                             "qreas": ("settings",),
                                              "qreas_authors": ("settings",)}
 # MAJ is left out of §5.1: each perturbation set has one label, so MAJ would score 100%.
 NOT_PERTURBED = ("MAJ",)
@@ -68,18 +75,21 @@ VARIANTS = ("released", "rebuilt")
 
 def table_rows(neural: Mapping[str, Any], qreas_variants: Mapping[str, Any] | None = None,
                released_code: Mapping[str, Any] | None = None,
-               hyp: bool = True) -> dict[str, tuple[str, str]]:
+               hyp: bool = True, trained: Mapping[str, Any] | None = None
+               ) -> dict[str, tuple[str, str]]:
     """Table 6 rows as file-name slug -> (row name, predictor kind), in table order: MAJ, HYP
-    (where an NLI training set is configured), the neural rows, the released-code Q-REAS rows,
-    Q-REAS (Algorithm 1), then each configured variant of it."""
+    (where an NLI training set is configured), the trained baselines, the neural rows, the
+    released-code Q-REAS rows, Q-REAS (Algorithm 1), then each configured variant of it."""
     rows = [("MAJ", "majority"), *([("HYP", "hyp")] if hyp else []),
+            *((name, "trained") for name in trained or {}),
             *((name, "neural") for name in neural),
             *((name, "qreas_authors") for name in released_code or {}),
             (ALGORITHM1, "qreas"), *((name, "qreas") for name in qreas_variants or {})]
     slugs = [slug(name) for name, _ in rows]
     clash = sorted({s for s in slugs if slugs.count(s) > 1})
     if clash:
-        raise ConfigError(f"equate.neural: row names clash as file names: {clash}")
+        raise ConfigError(f"equate.neural/equate.trained: row names clash as file names: "
+                          f"{clash}")
     return {slug(name): (name, kind) for name, kind in rows}
 
 
@@ -93,10 +103,11 @@ def paper_rows() -> set[str]:
     return {canonical_model(name) for name in paper_models(CHECKOUT / STAGE.reference)}
 
 
-def beyond_paper_rows(neural: Mapping[str, Any]) -> list[str]:
-    """The `equate.neural` rows the paper has no row of (by name): checkpoints it did not test."""
+def beyond_paper_rows(*sections: Mapping[str, Any]) -> list[str]:
+    """The `equate.neural` and `equate.trained` rows the paper has no row of (by name): models
+    it did not test, and stand-ins."""
     paper = paper_rows()
-    return [name for name in neural if canonical_model(name) not in paper]
+    return [name for rows in sections for name in rows if canonical_model(name) not in paper]
 
 
 def qreas_arguments(row: str, qreas: Mapping[str, Any]) -> list[str]:
@@ -136,12 +147,13 @@ def evaluation_sets(released: Mapping[str, Any],
                     inputs: Mapping[str, Any]) -> dict[str, list[str]]:
     """Per variant, the sets every row is scored on: the released files configured; the sets
     built here (candidates only when labelled; none whose raw input is left out); §5.1's sets
-    when released NewsNLI is there."""
+    when released NewsNLI is there; Table 7's MultiNLI dev-matched when it is configured."""
     return {
         "released": [name for name in SETS if name in released],
         "rebuilt": [*labelled_candidate_sets(released, inputs),
                     *(name for name in SYNTHETIC_SETS if name in rebuildable(inputs))],
         "perturbation": list(PERTURBATION_SETS) if "newsnli" in released else [],
+        "mnli": list(MNLI_SETS) if "nli_dev" in inputs else [],
     }
 
 
@@ -163,11 +175,13 @@ def rows_with(neural: Mapping[str, Any], key: str) -> list[str]:
 def stage_tables(versions: list[str], sets: Mapping[str, list[str]], recovered: list[str]
                  ) -> list[str]:
     """The stage's tables: Table 6 per variant and published version; §5.1's table when its
-    sets exist; the recovery table when some set is compared with a released one."""
+    sets exist; the recovery table when some set is compared with a released one; Table 7
+    when MultiNLI dev-matched is configured."""
     return [*(f"{TABLES}/table6_{variant}_{version}.csv"
               for variant in VARIANTS if sets[variant] for version in versions),
             *([f"{TABLES}/perturbation.csv"] if sets["perturbation"] else []),
-            *([f"{TABLES}/recovery.csv"] if recovered else [])]
+            *([f"{TABLES}/recovery.csv"] if recovered else []),
+            *([f"{TABLES}/table7.csv"] if sets.get("mnli") else [])]
 
 
 def member_param(spec: Mapping[str, Any]) -> Callable[[Any, Any], str]:
@@ -197,9 +211,15 @@ class EquateTargets:
         self.sets = evaluation_sets(self.released, self.inputs)
         # Table 6 rows: file-name slug -> (row name, predictor kind).
         self.rows = table_rows(equate["neural"], equate["qreas"]["variants"],
-                               equate["qreas"]["released_code"], hyp="nli_train" in self.inputs)
+                               equate["qreas"]["released_code"], hyp="nli_train" in self.inputs,
+                               trained=equate["trained"])
         self.perturbation_rows = perturbation_rows(self.rows)
-        self.beyond_paper = beyond_paper_rows(equate["neural"])
+        self.beyond_paper = beyond_paper_rows(equate["trained"], equate["neural"])
+        lacking = [key for key in ("nli_train", "nli_dev", "word_vectors")
+                   if equate["trained"] and key not in self.inputs]
+        if lacking:
+            raise ConfigError(f"equate.trained: the baselines train on equate.inputs.{lacking[0]}"
+                              ", which the config leaves out")
         self.tiny = rows_with(equate["neural"], "tiny")
         if self.tiny and "nli_train" not in self.inputs:
             raise ConfigError("equate.neural: a tiny row is trained on equate.inputs.nli_train, "
@@ -255,6 +275,8 @@ class EquateTargets:
         """An evaluation set: a released one lives inside its source, the others are built."""
         if variant == "released":
             return self.source(self.released[test_set])
+        if variant == "mnli":
+            return self.source(self.inputs["nli_dev"])
         path = f"{DATA}/{variant}/{test_set}.jsonl"
         return Read(path, path)
 
@@ -302,7 +324,8 @@ class EquateTargets:
 
     def predictor_files(self, model: str) -> dict[str, Read]:
         """The files a row's predictor reads, by score option (KIND_FILES)."""
-        built = {"hyp_model": f"{MODELS}/hyp.bin", "checkpoint": f"{MODELS}/neural/{model}"}
+        built = {"hyp_model": f"{MODELS}/hyp.bin", "checkpoint": f"{MODELS}/neural/{model}",
+                 "trained_model": f"{MODELS}/trained/{model}"}
         return {option: Read(built[option], built[option]) if option in built
                 else self.source(self.inputs[option])
                 for option in KIND_FILES[self.rows[model][1]]}
@@ -324,6 +347,8 @@ class EquateTargets:
             label_map = spec.get("label_map")
             return ["--batch-size", str(spec["batch_size"]),
                     *(["--label-map", json.dumps(label_map)] if label_map else [])]
+        if kind == "trained":
+            return ["--batch-size", str(self.equate["trained"][name]["batch_size"])]
         if kind in QREAS_KINDS:
             return qreas_arguments(name, self.equate["qreas"])
         return []
@@ -344,7 +369,10 @@ class EquateTargets:
         return [*arguments, *self.row_settings(model)]
 
     def variant_rows(self, variant: str) -> list[str]:
-        """The rows (slugs) scored on a variant's sets (§5.1's: every row but MAJ)."""
+        """The rows (slugs) scored on a variant's sets (§5.1's: every row but MAJ; Table 7's:
+        the rows trained on MultiNLI)."""
+        if variant == "mnli":
+            return [model for model, (_, kind) in self.rows.items() if kind in MNLI_KINDS]
         return list(self.perturbation_rows if variant == "perturbation" else self.rows)
 
     def score_shards(self, wildcards: Any) -> list[str]:
