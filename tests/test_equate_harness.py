@@ -17,9 +17,12 @@ and its accuracy (exactly).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+from pathlib import Path
 
+import gensim
 import pytest
 import yaml
 
@@ -34,6 +37,8 @@ from reprobe.equate.settings import TINY_PATH, TinyNliSettings
 from reprobe.step_settings import settings_from_schema
 
 SAMPLES = REPO / "data/samples/equate"
+# The default run's stand-in for GloVe: gensim's small fastText vectors (config.yaml's source).
+VECTORS = Path(gensim.__file__).parent / "test/test_data/lee_fasttext.vec"
 
 
 def test_the_utils_labels_are_reprobes():
@@ -233,3 +238,49 @@ def test_the_harness_command_without_lm_eval_says_how_to_install_it(tmp_path, mo
                  str(tmp_path), "--output", str(tmp_path / "r.json"), "--batch-size", "8"]) == 1
     assert "pip install -e '.[harness]'" in caplog.text
     assert not (tmp_path / "r.json").exists()
+
+
+@pytest.fixture(scope="module")
+def trained_esim(tmp_path_factory: pytest.TempPathFactory):
+    """The default run's tiny ESIM (config.yaml's row), trained on the NLI sample."""
+    from reprobe.equate.settings import TRAINED_PATH, TrainedRowSettings
+    from reprobe.equate.trained.saved import TrainedSettings, train_baseline
+    from reprobe.equate.trained.vocabulary import make_vocabulary
+
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text(encoding="utf-8"))
+    row = settings_from_schema(TrainedRowSettings, TRAINED_PATH,
+                               **config["equate"]["trained"]["tiny-ESIM"])
+    base = tmp_path_factory.mktemp("trained")
+    make_vocabulary(SAMPLES / "nli_train.jsonl", VECTORS, base / "vocabulary")
+    train_baseline(SAMPLES / "nli_train.jsonl", SAMPLES / "multinli_dev_matched.jsonl",
+                   base / "vocabulary", base / "tiny-ESIM",
+                   settings=TrainedSettings(**dataclasses.asdict(row), device="cpu",
+                                            precision=None),
+                   seed=config["seed"], threads=1)
+    return base / "tiny-ESIM"
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_harness_command_scores_a_trained_baseline_as_table6_does(tmp_path, hf_offline,
+                                                                     trained_esim):
+    pytest.importorskip("lm_eval")
+    from reprobe.cli import main
+    from reprobe.equate.trained.saved import predict_trained
+
+    folders = []
+    for test_set in ("redditnli", "rte_quant"):
+        folders.append(tmp_path / "exports" / f"released-{test_set}")
+        export_set(SAMPLES / f"{test_set}.jsonl", folders[-1], variant="released",
+                   test_set=test_set, recovery=None, sources={})
+    write_tasks(folders, tmp_path / "lm_eval")
+    output = tmp_path / "results.json"
+    assert main(["equate", "harness", "--checkpoint", str(trained_esim), "--include-path",
+                 str(tmp_path / "lm_eval"), "--output", str(output), "--batch-size", "8"]) == 0
+    results = json.loads(output.read_text(encoding="utf-8"))["results"]
+    for folder in folders:
+        test_set = folder.name.partition("-")[2]
+        pairs = list(read_pairs(SAMPLES / f"{test_set}.jsonl"))
+        table6 = accuracy([p["gold_label"] for p in pairs],
+                          predict_trained(trained_esim, pairs, batch_size=8),
+                          two_class_of(test_set, "released"))
+        assert results[task_name(folder)]["acc,none"] * 100 == pytest.approx(table6, abs=1e-9)

@@ -11,13 +11,13 @@ import pytest
 
 from reprobe.cli import build_parser
 from reprobe.config import load_yaml
+from reprobe.equate.evaluation_sets import evaluation_sets
 from reprobe.equate.settings import QreasSettings, TinyNliSettings
 from reprobe.equate.targets import (
     KIND_FILES,
     KIND_SETTINGS,
     EquateTargets,
     beyond_paper_rows,
-    evaluation_sets,
     option_flag,
     paper_rows,
     qreas_arguments,

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from reprobe.equate.trained.architectures import ARCHITECTURES
 from reprobe.resources import (
     MEMORY_MARGIN,
     RUNTIME_MARGIN,
@@ -75,11 +76,15 @@ def test_every_costs_entry_says_where_it_comes_from() -> None:
 def test_every_rule_that_runs_a_job_has_measured_costs() -> None:
     costs = read_costs()["rules"]
     blocks = rule_blocks()
-    # Every score job of EQUATE asks by its row's kind: equate_score[fetched] or [other].
+    # Every score job of EQUATE asks by its row's kind: equate_score[fetched] or [other]; a
+    # trained baseline's job by its architecture: equate_train_baseline[<architecture>].
+    by_kind = ("EQ.score_mem_mb", "EQ_TRAINED.train_mem_mb")
     missing = [name for name, block in blocks.items()
-               if "shell:" in block and name not in costs and "EQ.score_mem_mb" not in block]
+               if "shell:" in block and name not in costs
+               and not any(call in block for call in by_kind)]
     assert missing == []
     assert {"equate_score[fetched]", "equate_score[other]"} <= set(costs)
+    assert {f"equate_train_baseline[{a}]" for a in ARCHITECTURES} <= set(costs)
 
 
 def test_every_rule_that_runs_a_job_records_its_benchmark() -> None:

@@ -308,6 +308,30 @@ def test_default_run_builds_the_five_equate_sets_and_their_tables(default_run):
     assert (recovery["exact"] > 0).all()
 
 
+def test_default_run_trains_the_seven_baselines_and_builds_table7(default_run):
+    stand_ins = [f"tiny-{name} (beyond the paper)" for name in
+                 ("ALIGN", "CBOW", "BiLSTM", "CH", "InferSent", "SSEN", "ESIM")]
+    tables = default_run / "results/tables/equate"
+    for variant in ("released", "rebuilt"):
+        table = pd.read_csv(tables / f"table6_{variant}_conll.csv")
+        scored = table[table["model"].isin(stand_ins) & (table["metric"] == "NewsNLI")]
+        assert len(scored) == len(stand_ins), variant
+        assert pd.to_numeric(scored["value"], errors="coerce").between(0, 100).all()
+    seven = pd.read_csv(tables / "table7.csv").set_index("model")
+    # Beside the paper's ten numbers, every row trained on MultiNLI: HYP and the stand-ins.
+    assert seven.loc["ESIM", "paper"] == pytest.approx(76.2)
+    assert seven.loc["ESIM", "value"] == "NA (not configured)"
+    assert 0 <= float(seven.loc["HYP", "value"]) <= 100
+    for row in [*stand_ins, "tiny-BERT (beyond the paper)"]:
+        assert 0 <= float(seven.loc[row, "value"]) <= 100, row
+    # The sample's two no-consensus pairs are left out of the 35.
+    assert int(seven.loc["HYP", "n"]) == 33
+    assert "Table 7" in (default_run / "results/report/equate.html").read_text(encoding="utf-8")
+    models = default_run / "data/models/equate/trained"
+    assert sorted(p.name for p in models.iterdir()) == sorted(
+        ["vocabulary", *(name.split()[0] for name in stand_ins)])
+
+
 def test_one_equate_table_plans_only_what_it_needs(tmp_path):
     plan = snakemake(tmp_path, "results/tables/equate/recovery.csv", "-n").stdout
     assert "equate_label" in plan and "equate_newsnli" in plan

@@ -13,6 +13,11 @@ from typing import Any
 
 from reprobe.config import CHECKOUT, source_instances
 from reprobe.equate import STAGE
+from reprobe.equate.evaluation_sets import (
+    compared_synthetic_sets,
+    evaluation_sets,
+    labelled_candidate_sets,
+)
 from reprobe.equate.settings import (
     ALGORITHM1,
     HypSettings,
@@ -27,18 +32,6 @@ from reprobe.resources import requested, rule_scale
 from reprobe.step_settings import settings_json
 from reprobe.tables.beyond import paper_models
 
-SETS = ("rte_quant", "newsnli", "redditnli", "stresstest", "awpnli")
-# People labelled these: their rebuilt candidates take labels from the released file.
-CANDIDATE_SETS = ("newsnli", "redditnli")
-# Labelled by construction: rebuilt whether or not a released file is configured.
-SYNTHETIC_SETS = ("stresstest", "awpnli")
-# The raw input each rebuilt set is built from: a set whose input the config leaves out is not
-# rebuilt (the released-data tier leaves them all out), and HYP needs `nli_train`.
-SET_INPUTS = {"rte_quant": None, "newsnli": "cnn_stories", "redditnli": "reddit",
-              "stresstest": "aqua", "awpnli": "arithmetic"}
-PERTURBATION_SETS = ("unperturbed", "perturbed")
-# Table 7's set: MultiNLI dev-matched, on which every row trained on MultiNLI is scored.
-MNLI_SETS = ("mnli_dev_matched",)
 # The rows Table 7 scores: those trained on MultiNLI (not MAJ, not Q-REAS).
 MNLI_KINDS = ("hyp", "trained", "neural")
 # The row set beside the paper's Q-REAS cell (a released-code row, `equate.qreas.released_code`)
@@ -124,37 +117,6 @@ def score_shard_files(root: str, variant: str, test_set: str, model: str,
     if n <= 1:
         return []
     return [f"{root}/shards/{variant}/{test_set}/{model}/{k}of{n}.jsonl" for k in range(n)]
-
-
-def rebuildable(inputs: Mapping[str, Any]) -> list[str]:
-    """The sets whose raw input the config names (`SET_INPUTS`), in table order."""
-    return [name for name in SETS if SET_INPUTS[name] is not None and SET_INPUTS[name] in inputs]
-
-
-def labelled_candidate_sets(released: Mapping[str, Any],
-                            inputs: Mapping[str, Any]) -> list[str]:
-    """Candidate sets built here that a released file can label."""
-    return [name for name in CANDIDATE_SETS if name in released and name in rebuildable(inputs)]
-
-
-def compared_synthetic_sets(released: Mapping[str, Any],
-                            inputs: Mapping[str, Any]) -> list[str]:
-    """Synthetic sets built here with a released file to compare the rebuilt one with."""
-    return [name for name in SYNTHETIC_SETS if name in released and name in rebuildable(inputs)]
-
-
-def evaluation_sets(released: Mapping[str, Any],
-                    inputs: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Per variant, the sets every row is scored on: the released files configured; the sets
-    built here (candidates only when labelled; none whose raw input is left out); §5.1's sets
-    when released NewsNLI is there; Table 7's MultiNLI dev-matched when it is configured."""
-    return {
-        "released": [name for name in SETS if name in released],
-        "rebuilt": [*labelled_candidate_sets(released, inputs),
-                    *(name for name in SYNTHETIC_SETS if name in rebuildable(inputs))],
-        "perturbation": list(PERTURBATION_SETS) if "newsnli" in released else [],
-        "mnli": list(MNLI_SETS) if "nli_dev" in inputs else [],
-    }
 
 
 def option_flag(option: str) -> str:

@@ -9,10 +9,11 @@ model follows the released code its paper points to, at the commits read:
   embeddings / BiLSTM states averaged ("### Mean pooling"), "### Mou et al. concat layer ###"
   `[premise, hypothesis, premise - hypothesis, premise * hypothesis]`, `hidden_embedding_dim`
   300, `--learning_rate` 0.0004 with `tf.train.AdamOptimizer`, `batch_size` 32, `seq_length` 50
-  (truncation), GloVe 840B; the README's commands train with `--keep_rate 0.9 --emb_train`
-  (dropout 0.1, embeddings fine-tuned), words without a vector drawn N(0, 1)
-  ("Doing a random normal initialization for OOV words"). Stopping: the code's rule, train
-  accuracy's progress over the last five epochs under 0.1 or 30,000 steps past the best.
+  (every set padded or cut to it), GloVe 840B; the README's commands train with
+  `--keep_rate 0.9 --emb_train` (dropout 0.1, embeddings fine-tuned), words without a vector
+  drawn N(0, 1) ("Doing a random normal initialization for OOV words"). Stopping: the code's
+  rule, train accuracy's progress over the last five epochs under 0.1 or 30,000 steps past the
+  best.
 - CH: "Stacked BiLSTM-RNNs with shortcut connections and character word embeddings (Chen et
   al., 2017b)", lukecq1231/enc_nli (`main.py`, `train.py`): `dim=600`, three layers
   (`encoder_1..3`), layer input `concatenate([ctx1, emb1])`, character embeddings of 15 with
@@ -34,9 +35,9 @@ model follows the released code its paper points to, at the commits read:
   easonnie/multiNLI_encoder (`stack_3bilstm_last_encoder.py`): `h_size=[512, 1024, 2048]`, each
   layer reading the embeddings and every layer below, "# Only use the last layer" max-pooled,
   `[s1, s2, abs(s1 - s2), s1 * s2]`, `mlp_d=1600`, `dropout_r=0.1`, Adam `start_lr = 2e-4`
-  halved every two epochs (`i // 2`) for six epochs, batch 32, training sentences cut at
-  `max_l=60`, embeddings fine-tuned. Its recipe adds 15% of SNLI (`combined_set`); EQUATE
-  says MultiNLI, so MultiNLI alone here.
+  halved every two epochs (`i // 2`) for six epochs, batch 32, sentences cut at `max_l=60` in
+  training and 150 in evaluation (`model.max_l = 150`), embeddings fine-tuned. Its recipe adds
+  15% of SNLI (`combined_set`); EQUATE says MultiNLI, so MultiNLI alone here.
 - ESIM: "Sequential inference model proposed by Chen et al. (2017a) which uses BiLSTMs with an
   attention mechanism", its authors' lukecq1231/nli (`scripts/ESIM`): `dim=300`, a shared
   encoder, the ReLU projection of the enhanced states, a shared composition BiLSTM, mean and
@@ -93,7 +94,7 @@ class RowShape:
     unaligned: float = 0.5
 
 
-WILLIAMS = TextRule(train_max_tokens=50)
+WILLIAMS = TextRule(max_tokens=50)
 RECIPES: dict[str, Recipe] = {
     "align": Recipe("adam", 0.01, 32, "fixed", 5, None, TextRule(), False, 0.0),
     "cbow": Recipe("adam", 0.0004, 32, "williams", None, None, WILLIAMS, True, 1.0),
@@ -102,7 +103,8 @@ RECIPES: dict[str, Recipe] = {
                  TextRule(word_limit=100140, train_drop_longer=450, chars=True), False, 0.01),
     "infersent": Recipe("sgd", 0.1, 64, "infersent", 20, 5.0,
                         TextRule(wrap=True, vectored_only=True), False, 0.0),
-    "ssen": Recipe("adam", 0.0002, 32, "nie", 6, None, TextRule(train_max_tokens=60), True, 1.0),
+    "ssen": Recipe("adam", 0.0002, 32, "nie", 6, None,
+                   TextRule(max_tokens=150, train_max_tokens=60), True, 1.0),
     "esim": Recipe("adam", 0.0004, 32, "chen", None, 10.0, TextRule(train_drop_longer=100),
                    True, 0.01),
 }

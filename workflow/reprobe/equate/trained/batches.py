@@ -4,9 +4,9 @@ tens of megabytes), then padded, length-bucketed batches of tensors.
 Each token keeps a surface id: the vocabulary's id for a training word, a new id past it for a
 word first seen in a test set (its word embedding is UNK's; CH still reads its characters).
 What differs between the papers' readers is a `TextRule` (`architectures.py`): InferSent
-wraps each sentence in <s> … </s> and drops words without a GloVe vector, SSEN truncates
-training sentences, ESIM and CH drop long training pairs, CH keeps only its most frequent
-words.
+wraps each sentence in <s> … </s> and drops words without a GloVe vector, CBOW and BiLSTM cut
+every sentence at 50 tokens, SSEN at 60 in training and 150 after, ESIM and CH drop long
+training pairs, CH keeps only its most frequent words.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ class TextRule:
     word_limit: int | None = None  # ids past it read as UNK (CH: its n_words)
     wrap: bool = False  # InferSent: <s> sentence </s>
     vectored_only: bool = False  # InferSent: words without a GloVe vector are dropped
+    max_tokens: int | None = None  # every sentence cut to this many (Williams: seq_length 50)
     train_max_tokens: int | None = None  # SSEN: training sentences cut to this many
     train_drop_longer: int | None = None  # ESIM, CH: training pairs this long are left out
     chars: bool = False  # CH: character ids too
@@ -153,6 +154,8 @@ class BatchMaker:
             surface = [self.start, *surface, self.end]
         if self.training and self.rule.train_max_tokens is not None:
             surface = surface[:self.rule.train_max_tokens]
+        if self.rule.max_tokens is not None:
+            surface = surface[:self.rule.max_tokens]
         limit = self.rule.word_limit
         ids = [i if i < self.size and (limit is None or i < limit) else 1 for i in surface]
         # An empty sentence (every word dropped) reads as one UNK: a length of 0 has no states.

@@ -68,7 +68,9 @@ def williams_progress(train_accuracy: list[float]) -> float:
 def after_epoch(schedule: str, progress: Progress, dev: float) -> Decision:
     """Record an epoch's dev accuracy (its train accuracy already appended) and decide."""
     progress.dev_accuracy.append(dev)
-    improved = dev > progress.best_dev
+    # Chen's code keeps an epoch that ties the best (`valid_err <= history_errs.min()`): a tie
+    # is no reason to halve and reload. The others need a strictly better epoch.
+    improved = dev >= progress.best_dev if schedule == "chen" else dev > progress.best_dev
     if improved:
         progress.best_dev, progress.best_epoch, progress.best_step = (
             dev, progress.epoch, progress.step)

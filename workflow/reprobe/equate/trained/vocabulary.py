@@ -115,7 +115,10 @@ def read_vector_subset(path: Path, wanted: Iterable[str]) -> tuple[int, dict[str
             if word not in keys:
                 continue
             fields = line.rstrip(b"\r\n ").rsplit(b" ", dim)
-            if len(fields) != dim + 1 or fields[0] != word:
+            if len(fields) < dim + 1:
+                raise InputFormatError(path, f"line {number}", f"{word[:40]!r} has "
+                                       f"{len(fields) - 1} numbers, not {dim}")
+            if fields[0] != word:
                 continue  # a word with spaces in it, whose first part is a wanted word
             try:
                 vector = np.array([float(x) for x in fields[1:]], dtype=np.float32)
