@@ -60,8 +60,8 @@ QREAS_NOTE = (
     "value mismatch a contradiction, takes units from the dependency parse and reads fewer "
     "numbers (docs/papers/equate.md).")
 BEYOND_PAPER_NOTE = beyond_note(
-    "NLI checkpoints the paper did not test (`equate.neural` rows not named as one of its "
-    "Table 6 rows), scored on the same sets the same way")
+    "NLI models the paper did not test, and stand-ins (`equate.neural` and `equate.trained` "
+    "rows not named as one of its Table 6 rows), scored on the same sets the same way")
 RECOVERY_COLUMNS = {
     "test_set": "test set", "candidates": "rebuilt", "released": "released",
     "recovered_exact": "exact", "recovered_swapped": "swapped",
