@@ -254,3 +254,23 @@ def test_resumed_run_ends_like_an_uninterrupted_one(
     assert same_tensors(resumed["final"], expected["final"])
     assert same_tensors(state_of(output), state_of(folder))
     assert not resume_folder(output).exists()
+
+
+def test_a_checkpoint_of_other_settings_is_not_resumed(
+        small_toy: tuple[Path, Path, Path], uninterrupted: tuple[Path, dict[str, Any]],
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A killed run's checkpoint left behind, then the row's width changed: the new run starts
+    afresh (from epoch 0) instead of loading weights of another shape."""
+    output = tmp_path / "cbow"
+    save = training._save
+
+    def save_then_die(*args: Any) -> None:
+        save(*args)
+        raise Killed
+
+    monkeypatch.setattr(training, "_save", save_then_die)
+    with pytest.raises(Killed):
+        train_toy(small_toy, output, width=0.1)
+    monkeypatch.setattr(training, "_save", save)
+    assert train_toy(small_toy, output)["progress"] == uninterrupted[1]["progress"]
+    assert same_tensors(state_of(output), state_of(uninterrupted[0]))

@@ -49,6 +49,12 @@ def resume_folder(output: Path) -> Path:
     return output.with_name(f".{output.name}.resume")
 
 
+def run_fingerprint(settings: TrainedSettings, seed: int, *inputs: Path) -> str:
+    """What makes two runs the same run: the settings, the seed, each input's size and time."""
+    stats = [[str(p), p.stat().st_size, p.stat().st_mtime_ns] for p in map(Path, inputs)]
+    return json.dumps([asdict(settings), seed, stats], sort_keys=True)
+
+
 def train_baseline(train_jsonl: Path, dev_jsonl: Path, vocabulary_dir: Path, output: Path, *,
                    settings: TrainedSettings, seed: int, threads: int) -> dict[str, Any]:
     """Train one baseline and write its folder; return its summary (dev accuracy, epochs)."""
@@ -76,7 +82,8 @@ def train_baseline(train_jsonl: Path, dev_jsonl: Path, vocabulary_dir: Path, out
              sum(p.numel() for p in model.parameters()),
              sum(p.numel() for p in model.parameters() if p.requires_grad))
     run = Run(settings.device, settings.precision, seed, settings.max_epochs,
-              resume_folder(output))
+              resume_folder(output), run_fingerprint(settings, seed, train_jsonl, dev_jsonl,
+                                                     vocabulary_dir))
     run.resume_dir.mkdir(parents=True, exist_ok=True)
     best, progress = train(model, recipe, BatchMaker(train_data, vocabulary, has, recipe.text,
                                                      training=True),

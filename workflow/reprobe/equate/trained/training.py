@@ -39,6 +39,8 @@ class Run:
     seed: int
     max_epochs: int | None
     resume_dir: Path
+    # What the run is (its settings, seed and data): a checkpoint of another run is not resumed.
+    fingerprint: str = ""
 
 
 def autocast(run: Run) -> contextlib.AbstractContextManager:
@@ -63,8 +65,7 @@ def predict_logits(model: nn.Module, maker: BatchMaker, indices: np.ndarray, bat
     model.eval()
     lengths = maker.data.pair_lengths()[indices]
     out = torch.zeros((len(indices), 3))
-    run = Run(run_device, precision, 0, None, Path("."))
-    with torch.inference_mode(), autocast(run):
+    with torch.inference_mode(), autocast(Run(run_device, precision, 0, None, Path("."))):
         for group in bucketed_batches(lengths, batch_size, None):
             batch = maker([int(indices[i]) for i in group]).to(run_device)
             out[torch.as_tensor(group)] = model(batch).float().cpu()
@@ -82,20 +83,24 @@ def accuracy(model: nn.Module, maker: BatchMaker, indices: np.ndarray, batch_siz
 
 
 def _save(path: Path, model: nn.Module, optimizer: torch.optim.Optimizer,
-          best: dict[str, torch.Tensor], progress: Progress) -> None:
+          best: dict[str, torch.Tensor], progress: Progress, fingerprint: str) -> None:
     """The resumable checkpoint, written atomically."""
     with atomic_path(path) as temporary:
         torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
                     "best": best, "progress": dataclasses.asdict(progress),
-                    "rng": torch.get_rng_state()}, temporary)
+                    "rng": torch.get_rng_state(), "fingerprint": fingerprint}, temporary)
 
 
-def _resume(path: Path, model: nn.Module, optimizer: torch.optim.Optimizer
+def _resume(path: Path, model: nn.Module, optimizer: torch.optim.Optimizer, fingerprint: str
             ) -> tuple[dict[str, torch.Tensor], Progress] | None:
-    """The best weights and progress of an earlier, killed run (model and optimiser restored)."""
+    """The best weights and progress of an earlier, killed run of the same settings (model and
+    optimiser restored); None when there is none."""
     if not path.exists():
         return None
     saved = torch.load(path, weights_only=False)
+    if saved.get("fingerprint") != fingerprint:
+        log.info("%s belongs to a run of other settings or data: starting afresh", path)
+        return None
     model.load_state_dict(saved["model"])
     optimizer.load_state_dict(saved["optimizer"])
     torch.set_rng_state(saved["rng"])
@@ -156,7 +161,7 @@ def train(model: nn.Module, recipe: Recipe, train_maker: BatchMaker, dev_maker: 
     indices = kept_for_training(train_maker.data, recipe.text)
     dev = np.flatnonzero(dev_maker.data.labels >= 0)
     checkpoint = run.resume_dir / CHECKPOINT
-    resumed = _resume(checkpoint, model, optimizer)
+    resumed = _resume(checkpoint, model, optimizer, run.fingerprint)
     best, progress = resumed if resumed else (_copy_state(model), Progress(lr=recipe.lr))
     caps = [cap for cap in (recipe.max_epochs, run.max_epochs) if cap is not None]
     limit = min(caps) if caps else None
@@ -181,6 +186,6 @@ def train(model: nn.Module, recipe: Recipe, train_maker: BatchMaker, dev_maker: 
         if decision.reload_best:
             model.load_state_dict(best)
         progress.stopped = decision.stop
-        _save(checkpoint, model, optimizer, best, progress)
+        _save(checkpoint, model, optimizer, best, progress, run.fingerprint)
     log.info("stopped: %s", progress.stopped)
     return best, progress
