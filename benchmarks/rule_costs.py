@@ -16,12 +16,19 @@ marked "not measured". EQUATE's score jobs and NumerSense's probing take their p
 from rates measured elsewhere in docs/benchmarks.md (DERIVED, the arithmetic in their `from`).
 Where the two configs count the same units (a shard reader's block pages), the larger of the two
 measurements is the floor. Each job's outputs are measured in the default run's folder
-(`output_mb`, which `reprobe estimate` adds up as disk). Usage:
+(`output_mb`, which `reprobe estimate` adds up as disk). EQUATE's trained baselines
+(`equate_train_baseline[<architecture>]`, one entry per architecture) and their vocabulary
+(`equate_vocabulary`) take their paper-scale figures from `benchmarks/equate_trained.py --json`
+(`--equate-trained`): a CPU measurement at the paper's width, extrapolated to MultiNLI, an upper
+bound of the paper config's GPU jobs. Given alone, `--equate-trained` rewrites only those entries.
+Usage:
 
     python benchmarks/default_run.py --workdir /tmp/run/reprobe --json /tmp/run/reprobe.json
     python benchmarks/scale.py --quick --update-readme      # writes costs.json `steps`
+    python benchmarks/equate_trained.py --json /tmp/run/equate_trained.json
     python benchmarks/rule_costs.py --default-run /tmp/run/reprobe.json \
-        --run-dir /tmp/run/reprobe --write
+        --run-dir /tmp/run/reprobe --equate-trained /tmp/run/equate_trained.json --write
+    python benchmarks/rule_costs.py --equate-trained /tmp/run/equate_trained.json --write
 """
 
 from __future__ import annotations
@@ -283,6 +290,10 @@ def new_rules(costs: Mapping[str, Any], run: Mapping[str, Any],
                                rule, written.get(rule), paper.get(rule), configs)
              for rule, old in costs["rules"].items() if "[" not in rule}
     rules.update(score_kinds(costs["rules"], measured, date))
+    # Entries by a wildcard's value that nothing above rewrites (the trained baselines' by
+    # architecture: equate_trained_rules) stay as they are.
+    rules.update({rule: dict(old) for rule, old in costs["rules"].items()
+                  if "[" in rule and rule not in rules})
     return dict(sorted(rules.items()))
 
 
@@ -304,6 +315,59 @@ def score_kinds(old: Mapping[str, Any], measured: Mapping[str, Mapping[str, floa
     return found
 
 
+EQUATE_TRAINED_FROM = ("CPU measurement benchmarks/equate_trained.py, extrapolated; GPU not yet "
+                       "measured (benchmarks/gpu_check.sh)")
+
+
+def equate_trained_rules(old: Mapping[str, Any], data: Mapping[str, Any],
+                         default: Mapping[str, float] | None = None,
+                         run_date: str = "?") -> dict[str, Any]:
+    """`equate_train_baseline[<architecture>]` and `equate_vocabulary` from
+    benchmarks/equate_trained.py's JSON: one job at the paper's size (extrapolated from a CPU
+    at the paper's width: the paper config's GPU jobs take less); the vocabulary's floor is the
+    default run's job where one was measured. Only rules costs.json has are written."""
+    settings = data["settings"]
+    if settings.get("tiny") or float(settings["width"]) != 1.0:
+        raise SystemExit(f"equate_trained.py ran at width {settings['width']}"
+                         f"{' (--tiny)' if settings.get('tiny') else ''}: the costs need the "
+                         "paper's width, 1.0")
+    date = str(data.get("date", "?"))[:10]
+    found: dict[str, Any] = {}
+    for architecture, figures in data["architectures"].items():
+        rule = f"equate_train_baseline[{architecture}]"
+        if rule not in old:
+            continue
+        paper = figures["paper"]
+        largest = max(figures["points"], key=lambda point: point["pairs"])
+        found[rule] = {
+            "unit": None, "mem_mb": [round(paper["peak_rss_mb"], 1), 0.0],
+            "runtime_min": [round(paper["job_wall_s"] / 60, 3), 0.0],
+            "from": f"{EQUATE_TRAINED_FROM}: {date}, width 1.0 on {settings['threads']} CPU "
+                    f"threads, {largest['pairs']:,} pairs at {paper['pairs_s']:,.1f} pairs/s, "
+                    f"peak {largest['peak_rss_mb']:.0f} MB; to {paper['pairs']:,} pairs x "
+                    f"{paper['epochs']} epochs ({paper['epochs_from']})"}
+    if "equate_vocabulary" in old:
+        vocabulary = data["vocabulary"]
+        paper = vocabulary["paper"]
+        mem, runtime = paper["peak_rss_mb"], paper["wall_s"] / 60
+        source = (f"no job in the default run ({run_date})" if run_date != "?"
+                  else "default run not given")
+        if default is not None and default.get("jobs"):
+            longest = default.get("max_wall_s", default["wall_s"] / max(default["jobs"], 1))
+            source = (f"default run {run_date}: {default['jobs']:.0f} jobs, peak "
+                      f"{default['max_rss_mb']:.0f} MB, longest {longest:.1f} s")
+            mem, runtime = max(mem, default["max_rss_mb"]), max(runtime, longest / 60)
+        lines = max(point["lines"] for point in vocabulary["points"])
+        found["equate_vocabulary"] = {
+            "unit": None, "mem_mb": [round(max(mem, MIN_MB), 1), 0.0],
+            "runtime_min": [round(max(runtime, MIN_MIN), 3), 0.0],
+            "from": f"{source}; paper scale: CPU measurement benchmarks/equate_trained.py, "
+                    f"extrapolated: {date}, vector files up to {lines:,} lines over "
+                    f"{vocabulary['pool_pairs']:,} pairs, to {paper['lines']:,} lines and "
+                    f"{paper['pairs']:,} pairs (CPU only: no GPU)"}
+    return found
+
+
 def read_config(name: str) -> dict[str, Any]:
     """A shipped config file."""
     return yaml.safe_load((REPO / "config" / name).read_text(encoding="utf-8"))
@@ -313,18 +377,32 @@ def main(argv: list[str] | None = None) -> int:
     """Rewrite costs.json's rules (or print them with --dry-run)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--default-run", type=Path, required=True,
-                        help="benchmarks/default_run.py --json output")
+    parser.add_argument("--default-run", type=Path,
+                        help="benchmarks/default_run.py --json output (without it, "
+                        "--equate-trained rewrites only its rules)")
+    parser.add_argument("--equate-trained", type=Path, metavar="JSON",
+                        help="benchmarks/equate_trained.py --json output: equate_vocabulary "
+                        "and equate_train_baseline[…]")
     parser.add_argument("--run-dir", type=Path,
                         help="that run's folder, to measure each rule's outputs")
     parser.add_argument("--costs", type=Path, default=COSTS, help="the costs file")
     parser.add_argument("--write", action="store_true", help="write it (else print)")
     args = parser.parse_args(argv)
+    if args.default_run is None and args.equate_trained is None:
+        parser.error("give --default-run, --equate-trained or both")
     costs = json.loads(args.costs.read_text(encoding="utf-8"))
-    run = json.loads(args.default_run.read_text(encoding="utf-8"))
-    written = output_sizes(args.run_dir) if args.run_dir else None
-    costs["rules"] = new_rules(costs, run, (read_config("config.yaml"), read_config("paper.yaml")),
-                               written)
+    old = dict(costs["rules"])
+    run: dict[str, Any] = {"rules": {}}
+    if args.default_run is not None:
+        run = json.loads(args.default_run.read_text(encoding="utf-8"))
+        written = output_sizes(args.run_dir) if args.run_dir else None
+        costs["rules"] = new_rules(costs, run, (read_config("config.yaml"),
+                                                read_config("paper.yaml")), written)
+    if args.equate_trained is not None:
+        trained = json.loads(args.equate_trained.read_text(encoding="utf-8"))
+        costs["rules"] = dict(sorted({**costs["rules"], **equate_trained_rules(
+            old, trained, run["rules"].get("equate_vocabulary"),
+            str(run.get("date", "?"))[:10])}.items()))
     text = json.dumps(costs, indent=1) + "\n"
     if args.write:
         args.costs.write_text(text, encoding="utf-8")

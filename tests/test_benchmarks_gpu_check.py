@@ -1,4 +1,5 @@
-"""benchmarks/gpu_check.sh runs on the CPU (a tiny model) and prints the NumerSense table."""
+"""benchmarks/gpu_check.sh runs on the CPU (a tiny model, a few pairs at a small width) and
+prints the NumerSense table, then the EQUATE trained baselines' table."""
 
 from __future__ import annotations
 
@@ -11,6 +12,10 @@ from conftest import REPO
 
 SCORERS = ("authors (score_probes_authors)", "clean (mlm.score_probes)")
 PRECISIONS = ("fp32", "bf16")
+EQUATE_MODELS = ("ALIGN", "CBOW", "BiLSTM", "CH", "InferSent", "SSEN", "ESIM")
+# The EQUATE check at toy size: 64 pairs, every hidden size x 0.05, one thread.
+EQUATE_TINY = ["--equate-pairs", "64", "--equate-width", "0.05", "--equate-threads", "1",
+               "--equate-vocabulary-words=5000"]
 
 
 def table_rows(markdown: str) -> dict[tuple[str, str], list[str]]:
@@ -27,7 +32,7 @@ def test_gpu_check_runs_on_the_cpu_and_prints_every_row(tmp_path: Path) -> None:
     out = tmp_path / "gpu_check.md"
     # --tiny (hidden) shrinks bert-base to two layers so that a 2-core CI runs this in seconds.
     command = ["bash", "benchmarks/gpu_check.sh", "--device", "cpu", "--limit", "50", "--tiny",
-               "--out", str(out)]
+               "--out", str(out), *EQUATE_TINY]
     result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600,
                             env={**os.environ, "PYTHON": sys.executable})
     assert result.returncode == 0, result.stderr[-3000:]
@@ -48,6 +53,47 @@ def test_gpu_check_runs_on_the_cpu_and_prints_every_row(tmp_path: Path) -> None:
                 assert diff[6].endswith("(< 1e-05: met)"), diff
     tune = rows[("fine-tuning, 1 epoch (authors procedure, batch 64, max_length 64)", "fp32")]
     assert tune[3] == "150" and tune[5].endswith("examples/s")
+    # The EQUATE table follows NumerSense's, in the output file as on stdout.
+    numersense, equate = markdown.split("### EQUATE trained baselines, one epoch each")
+    assert "torch " in equate and "device `cpu`" in equate and "width 0.05" in equate
+    models = equate_rows(equate)
+    assert sorted(models) == sorted(EQUATE_MODELS)
+    for cells in models.values():
+        assert cells[1:4] == ["cpu", "fp32", "64"]
+        assert float(cells[6].replace(",", "")) > 0 and float(cells[8].replace(",", "")) > 0
+
+
+def equate_rows(markdown: str) -> dict[str, list[str]]:
+    """The EQUATE table's body rows by model, each as its cells."""
+    rows = {}
+    for line in markdown.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 9 and cells[0] != "model":
+            rows[cells[0]] = cells
+    return rows
+
+
+def test_the_equate_check_alone_runs_on_the_cpu(tmp_path: Path) -> None:
+    out = tmp_path / "equate.md"
+    out.write_text("stale\n", encoding="utf-8")  # replaced, not appended to, when run alone
+    command = ["bash", "benchmarks/gpu_check.sh", "--skip-numersense", "--device=cpu",
+               "--out", str(out), "--equate-architectures", "cbow", *EQUATE_TINY]
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "PYTHON": sys.executable})
+    assert result.returncode == 0, result.stderr[-3000:]
+    markdown = out.read_text(encoding="utf-8")
+    assert markdown.startswith("### EQUATE trained baselines") and markdown in result.stdout
+    assert list(equate_rows(markdown)) == ["CBOW"]
+    assert "NumerSense" not in result.stderr
+
+
+def test_the_equate_check_fails_on_a_bad_option() -> None:
+    result = subprocess.run(["bash", "benchmarks/gpu_check.sh", "--skip-numersense", "--device",
+                             "cpu", "--equate-pairs", "0"],
+                            cwd=REPO, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHON": sys.executable})
+    assert result.returncode != 0
+    assert "--pairs" in result.stderr
 
 
 def test_gpu_check_fails_when_a_step_fails() -> None:

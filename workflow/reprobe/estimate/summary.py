@@ -23,7 +23,7 @@ def stage_of(rule: str) -> str:
     first = rule.split("_", 1)[0]
     return SHARED_STAGES.get(first, first)
 SCORE_RULES = ("equate_score", "equate_score_shard", "equate_score_released",
-               "equate_score_rebuilt", "equate_score_perturbation")
+               "equate_score_rebuilt", "equate_score_perturbation", "equate_score_mnli")
 ALIAS = re.compile(r"(?m)^\s*use rule (\w+) as (\w+)")
 
 
@@ -67,9 +67,13 @@ def measured_rules() -> set[str]:
     # requests, so not counted as measured.
     measured = {name for name, entry in rules.items()
                 if "not measured" not in str(entry.get("from", ""))}
-    # EQUATE's score rules ask by kind (equate_score[other], equate_score[fetched]).
+    # EQUATE's score rules ask by kind (equate_score[other], equate_score[fetched]), its
+    # training rule by architecture (equate_train_baseline[cbow], …).
     if {"equate_score[other]", "equate_score[fetched]"} <= measured:
         measured |= set(SCORE_RULES)
+    by_architecture = [name for name in rules if name.startswith("equate_train_baseline[")]
+    if by_architecture and set(by_architecture) <= measured:
+        measured.add("equate_train_baseline")
     return measured | {alias for alias, base in rule_aliases().items() if base in measured}
 
 
