@@ -49,7 +49,9 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import harness  # noqa: E402
-from equate_trained import ARCHITECTURES, DEV_SHARE, NAMES, nli_pairs  # noqa: E402
+from equate_trained import ARCHITECTURES  # noqa: E402
+from equate_trained_inputs import DEV_SHARE, nli_pairs  # noqa: E402
+from equate_trained_report import NAMES  # noqa: E402
 
 DIM = 300
 VECTOR_SHARE = 0.9  # words with a "pretrained" vector

@@ -17,6 +17,8 @@ from conftest import REPO
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import equate_trained  # noqa: E402
+import equate_trained_inputs  # noqa: E402
+import equate_trained_report  # noqa: E402
 import rule_costs  # noqa: E402
 
 
@@ -52,7 +54,7 @@ def test_the_tiny_run_measures_every_architecture_and_fits_each(
         expected = {"align": 5, "ssen": 6, "infersent": 20}.get(architecture, 10)
         assert paper["epochs"] == expected, architecture
         assert paper["epochs_from"].startswith("assumed") == (expected == 10)
-        assert f"| {equate_trained.NAMES[architecture]} | 16, 32 |" in report
+        assert f"| {equate_trained_report.NAMES[architecture]} | 16, 32 |" in report
     assert data["settings"]["tiny"] is True and data["settings"]["width"] == 0.05
 
 
@@ -82,8 +84,8 @@ def test_the_tiny_run_compares_batchings_and_measures_the_vocabulary(
 def test_the_generated_pairs_are_in_multinlis_layout(tmp_path: Path) -> None:
     from reprobe.equate.jsonl import read_pairs
 
-    rows = list(equate_trained.nli_pairs(50, 1, 0))
-    assert rows == list(equate_trained.nli_pairs(50, 1, 0))  # seeded
+    rows = list(equate_trained_inputs.nli_pairs(50, 1, 0))
+    assert rows == list(equate_trained_inputs.nli_pairs(50, 1, 0))  # seeded
     assert {row["gold_label"] for row in rows} <= {"entailment", "neutral", "contradiction"}
     assert {"pairID", "promptID", "genre", "sentence1_binary_parse"} <= set(rows[0])
     path = tmp_path / "train.jsonl"
@@ -93,9 +95,9 @@ def test_the_generated_pairs_are_in_multinlis_layout(tmp_path: Path) -> None:
 
 def test_the_pass_is_the_span_within_what_the_rounded_rate_allows() -> None:
     # 32 pairs logged at 504 pairs/s: the span's second of set-up is left out.
-    assert equate_trained.epoch_seconds(32, 1.1, 504.0) == pytest.approx(32 / 503.5)
+    assert equate_trained_report.epoch_seconds(32, 1.1, 504.0) == pytest.approx(32 / 503.5)
     # 256 pairs at a logged 3 pairs/s (2.5 to 3.5): the span stands.
-    assert equate_trained.epoch_seconds(256, 86.0, 3.0) == 86.0
+    assert equate_trained_report.epoch_seconds(256, 86.0, 3.0) == 86.0
     log = "\n".join([
         "2026-11-29 19:07:55,015 INFO reprobe.equate.trained.saved: bilstm: 32 training pairs, "
         "8 dev pairs, 1428243 weights (1428243 trained)",
@@ -105,7 +107,7 @@ def test_the_pass_is_the_span_within_what_the_rounded_rate_allows() -> None:
         "2026-11-29 19:07:56,132 INFO reprobe.equate.trained.training: epoch 1: dev accuracy "
         "37.50% (best 37.50% at epoch 1), lr 0.0004",
         "2026-11-29 19:07:56,148 INFO reprobe.equate.trained.training: stopped: 1 epochs"])
-    marks = equate_trained.log_marks(log)
+    marks = equate_trained_report.log_marks(log)
     assert marks["trained"] - marks["start"] == pytest.approx(1.113, abs=1e-3)
     assert marks["logged_pairs_s"] == 504.0
 
