@@ -117,3 +117,17 @@ def test_empty_folder_does_not_load(tmp_path: Path) -> None:
     with pytest.raises(InputFormatError, match="trained.json") as error:
         load_trained(tmp_path)
     assert error.value.path == str(tmp_path)
+
+
+def test_a_cuda_device_without_one_names_the_setting(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Training asked of a GPU on a machine without one fails on the key, before any work."""
+    import torch
+
+    from reprobe.errors import ConfigError
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    settings = TrainedSettings("cbow", 0.05, 1, "paper", 0.5, "cuda", None)
+    with pytest.raises(ConfigError, match="equate.training.device"):
+        train_baseline(tmp_path / "train.jsonl", tmp_path / "dev.jsonl", tmp_path / "vocab",
+                       tmp_path / "out", settings=settings, seed=0, threads=1)

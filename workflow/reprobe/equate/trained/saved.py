@@ -19,7 +19,7 @@ import numpy as np
 
 from reprobe.equate.labels import LABELS
 from reprobe.equate.trained.vocabulary import Vocabulary, read_vocabulary, read_words
-from reprobe.errors import InputFormatError
+from reprobe.errors import ConfigError, InputFormatError
 from reprobe.io import atomic_directory, atomic_write_text
 
 log = logging.getLogger(__name__)
@@ -67,8 +67,12 @@ def train_baseline(train_jsonl: Path, dev_jsonl: Path, vocabulary_dir: Path, out
     from reprobe.text import require_rows
     from reprobe.torch_runtime import set_deterministic
 
+    device = torch.device(settings.device)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ConfigError(f"equate.training.device is {settings.device!r}, but this machine has "
+                          "no CUDA device torch can use (set it to cpu to train here)")
     torch.set_num_threads(threads)
-    set_deterministic(torch, torch.device(settings.device).type == "cpu")
+    set_deterministic(torch, device.type == "cpu")
     vocabulary, vectors, has = read_vocabulary(vocabulary_dir)
     recipe = RECIPES[settings.architecture]
     shape = RowShape(settings.width, settings.classifier, settings.unaligned)
