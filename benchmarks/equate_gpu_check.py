@@ -24,13 +24,21 @@ memory: `torch.cuda.max_memory_allocated` on CUDA, the process's peak RSS (sampl
 which includes what earlier architectures left. An architecture that fails is reported as
 failed and the script exits non-zero after the others have run.
 
-    bash benchmarks/gpu_check.sh --skip-numersense             # this check alone, on CUDA
-    python benchmarks/equate_gpu_check.py --device cpu --pairs 64 --width 0.05
+--json PATH also writes the figures (benchmarks/rule_costs.py --equate-gpu reads it): the
+device, torch, precision, pairs and width; the process's start-up (from its creation to the
+device ready: interpreter, imports, CUDA's context); per architecture its status, the model's
+construction, the training pass (seconds, pairs/s), the dev pass (pairs, seconds, pairs/s:
+`training.accuracy`, timed), the checkpoint (`training._save`, timed), the whole call, the
+peak GPU memory (null on the CPU) and the process's peak host RSS (sampled).
+
+    bash benchmarks/gpu_check.sh --skip-numersense --equate-json /tmp/gpu.json   # CUDA
+    python benchmarks/equate_gpu_check.py --device cpu --pairs 64 --width 0.05 --json x.json
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import shlex
 import sys
@@ -40,7 +48,7 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +73,26 @@ class Row:
     architecture: str
     pairs: int
     weights: int = 0
-    epoch_s: float | None = None
-    call_s: float | None = None
-    peak_mb: float | None = None
+    build_s: float | None = None  # the model's construction (on the CPU)
+    epoch_s: float | None = None  # the training pass
+    dev_pairs: int = 0
+    dev_s: float | None = None  # the dev pass
+    save_s: float | None = None  # the checkpoint
+    call_s: float | None = None  # training.train, all of it
+    peak_mb: float | None = None  # the table's: GPU memory on CUDA, host RSS on the CPU
+    peak_gpu_mb: float | None = None
+    peak_rss_mb: float | None = None
     error: str = ""
+    timings: dict[str, list[float]] = field(default_factory=dict, repr=False)
+
+    def figures(self) -> dict[str, Any]:
+        """The row as JSON: its figures, rates and status."""
+        found = dataclasses.asdict(self)
+        del found["timings"], found["peak_mb"]
+        found["status"] = "failed" if self.error else "ok"
+        found["pairs_s"] = self.pairs / self.epoch_s if self.epoch_s else None
+        found["dev_pairs_s"] = self.dev_pairs / self.dev_s if self.dev_s else None
+        return found
 
     def cells(self, device: str, precision: str) -> list[str]:
         """The row's Markdown cells."""
@@ -148,21 +172,24 @@ def train_one(architecture: str, data: tuple[Any, Any], vocabulary: tuple[Any, A
     words, vectors, has = vocabulary
     train_data, dev_data = data
     recipe = RECIPES[architecture]
-    row = Row(architecture, len(train_data))
+    row = Row(architecture, len(train_data), dev_pairs=len(dev_data))
+    start = time.perf_counter()
     model = build_model(architecture, words, vectors, has, RowShape(width=args.width),
                         args.seed)
+    row.build_s = time.perf_counter() - start
     row.weights = sum(p.numel() for p in model.parameters())
-    epoch_seconds: list[float] = []
-    original = training._train_epoch
+    # The loop's own pass, dev pass and checkpoint, each timed, synchronized on both sides.
+    originals = {name: getattr(training, name) for name in ("_train_epoch", "accuracy", "_save")}
 
-    def timed_epoch(*call: Any, **named: Any) -> float:
-        """The loop's own pass, synchronized on both sides."""
-        synchronize(args.device)
-        start = time.perf_counter()
-        accuracy = original(*call, **named)
-        synchronize(args.device)
-        epoch_seconds.append(time.perf_counter() - start)
-        return accuracy
+    def timed(name: str) -> Any:
+        def call(*given: Any, **named: Any) -> Any:
+            synchronize(args.device)
+            start = time.perf_counter()
+            result = originals[name](*given, **named)
+            synchronize(args.device)
+            row.timings.setdefault(name, []).append(time.perf_counter() - start)
+            return result
+        return call
 
     cuda = torch.device(args.device).type == "cuda"
     if cuda:
@@ -171,7 +198,8 @@ def train_one(architecture: str, data: tuple[Any, Any], vocabulary: tuple[Any, A
     with tempfile.TemporaryDirectory(prefix=f"equate-gpu-{architecture}-") as folder, \
             PeakRss() as rss:
         run = training.Run(args.device, args.precision, args.seed, 1, Path(folder))
-        training._train_epoch = timed_epoch
+        for name in originals:
+            setattr(training, name, timed(name))
         try:
             start = time.perf_counter()
             training.train(model, recipe,
@@ -180,9 +208,14 @@ def train_one(architecture: str, data: tuple[Any, Any], vocabulary: tuple[Any, A
             synchronize(args.device)
             row.call_s = time.perf_counter() - start
         finally:
-            training._train_epoch = original
-    row.epoch_s = epoch_seconds[0]
-    row.peak_mb = (torch.cuda.max_memory_allocated(args.device) if cuda else rss.peak) / MB
+            for name, original in originals.items():
+                setattr(training, name, original)
+    row.epoch_s = row.timings["_train_epoch"][0]
+    row.dev_s = row.timings["accuracy"][0]
+    row.save_s = row.timings["_save"][0]
+    row.peak_rss_mb = rss.peak / MB
+    row.peak_gpu_mb = torch.cuda.max_memory_allocated(args.device) / MB if cuda else None
+    row.peak_mb = row.peak_gpu_mb if cuda else row.peak_rss_mb
     return row
 
 
@@ -195,23 +228,29 @@ def accelerator(device: str) -> str:
     return harness.cpu_model()
 
 
+def command_of(argv: list[str] | None) -> str:
+    """The command line that ran this check."""
+    return shlex.join(["python", "benchmarks/equate_gpu_check.py",
+                       *(sys.argv[1:] if argv is None else argv)])
+
+
 def report(rows: Sequence[Row], args: argparse.Namespace, argv: list[str] | None,
-           facts: dict[str, float], seconds: float) -> str:
+           facts: dict[str, float], seconds: float, when: tuple[str, dict]) -> str:
     """The Markdown block: where and what ran, then the table."""
     import torch
 
-    command = shlex.join(["python", "benchmarks/equate_gpu_check.py",
-                          *(sys.argv[1:] if argv is None else argv)])
+    command = command_of(argv)
     precision = args.precision or "fp32"
     memory = ("torch.cuda.max_memory_allocated" if torch.device(args.device).type == "cuda"
               else "the process's peak RSS (sampled; includes what earlier rows left)")
     lines = ["### EQUATE trained baselines, one epoch each", "",
-             *harness.provenance(command, harness.now(), harness.machine()),
+             *harness.provenance(command, *when),
              "", f"torch {torch.__version__}; device `{args.device}`: "
              f"{accelerator(args.device)}. {facts['pairs']:,} generated pairs (premise "
              f"{facts['premise_tokens']:.1f} tokens, hypothesis {facts['hypothesis_tokens']:.1f} "
              f"on average), {facts['dev_pairs']:,} dev pairs, a {facts['words']:,}-word "
-             f"vocabulary (300d, random vectors); width {args.width:g}; {seconds:.0f} s in all. "
+             f"vocabulary (300d, random vectors); width {args.width:g}; {seconds:.0f} s in all "
+             f"(and {facts['startup_s']:.1f} s from the process's start to the device ready). "
              f"Pairs/s: the training pass alone; the call adds the dev pass and a checkpoint; "
              f"peak memory: {memory}.", "",
              harness.markdown_table(("model", "device", "precision", "pairs", "weights",
@@ -250,7 +289,32 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, metavar="FILE", help="also write the Markdown here")
     parser.add_argument("--append", action="store_true",
                         help="append to --out (after a blank line) instead of replacing it")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures as "
+                        "JSON here (read by benchmarks/rule_costs.py --equate-gpu)")
     return parser.parse_args(argv)
+
+
+def figures(rows: Sequence[Row], args: argparse.Namespace, argv: list[str] | None,
+            facts: dict[str, Any], when: tuple[str, dict]) -> dict[str, Any]:
+    """The JSON: what ran, where, and each architecture's figures."""
+    import torch
+
+    return {"command": command_of(argv), "date": when[0], "machine": when[1],
+            "torch": torch.__version__, "device": args.device,
+            "device_name": accelerator(args.device), "precision": args.precision or "fp32",
+            "width": args.width, "seed": args.seed, **facts,
+            "architectures": {row.architecture: row.figures() for row in rows}}
+
+
+def startup_seconds(device: str) -> float:
+    """Seconds from this process's creation to the device ready (interpreter, imports, CUDA's
+    context): what a training job pays once before its data."""
+    import psutil
+    import torch
+
+    torch.zeros(1, device=device).sum().item()
+    synchronize(device)
+    return time.time() - psutil.Process().create_time()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -258,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     import torch
 
+    from reprobe.equate.trained import architectures, batches, training  # noqa: F401
     from reprobe.equate.trained.batches import encode_pairs
     from reprobe.torch_runtime import set_deterministic
 
@@ -267,6 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     set_deterministic(torch, torch.device(args.device).type == "cpu")  # as train_baseline does
+    when = (harness.now(), harness.machine())
+    startup_s = startup_seconds(args.device)
     start = time.perf_counter()
     print(f"generating {args.pairs:,} pairs ...", file=sys.stderr, flush=True)
     train_rows = list(nli_pairs(args.pairs, args.seed, 0))
@@ -276,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     lengths = np.diff(data[0].starts)
     facts = {"pairs": len(train_rows), "dev_pairs": len(dev_rows),
              "words": len(vocabulary[0].words), "premise_tokens": float(lengths[0::2].mean()),
-             "hypothesis_tokens": float(lengths[1::2].mean())}
+             "hypothesis_tokens": float(lengths[1::2].mean()), "startup_s": startup_s}
     del train_rows, dev_rows
     rows = []
     for architecture in args.architectures:
@@ -286,14 +353,19 @@ def main(argv: list[str] | None = None) -> int:
             row = train_one(architecture, data, vocabulary, args)
         except Exception as error:  # report it, run the others, fail at the end
             traceback.print_exc()
-            row = Row(architecture, facts["pairs"], error=f"{type(error).__name__}: {error}"
-                      .replace("|", "/").splitlines()[0][:200])
+            message = f"{type(error).__name__}: {error}".replace("|", "/")
+            row = Row(architecture, facts["pairs"], dev_pairs=facts["dev_pairs"],
+                      error=message.splitlines()[0][:200])
         rows.append(row)
         print("  " + " | ".join(row.cells(args.device, args.precision or "fp32")),
               file=sys.stderr, flush=True)
         gc.collect()
-    block = report(rows, args, argv, facts, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    block = report(rows, args, argv, facts, seconds, when)
     print(block)
+    if args.json:
+        harness.write_json(args.json, figures(rows, args, argv, facts, when) |
+                           {"seconds": seconds})
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         if args.append and args.out.exists():

@@ -7,13 +7,17 @@
 #    seven at the paper's width on 50,000 generated pairs: pairs/s and peak GPU memory.
 #   bash benchmarks/gpu_check.sh [--device cuda|cpu] [--limit N] [--batch-size N] [--seed N]
 #       [--out FILE] [--equate-pairs N] [--equate-precision none|bf16|fp16]
-#       [--equate-width W] [--equate-OPTION VALUE ...] [--skip-numersense] [--skip-equate]
+#       [--equate-width W] [--equate-json PATH] [--equate-OPTION VALUE ...]
+#       [--skip-numersense] [--skip-equate]
 # --device goes to both; --out FILE to both (the EQUATE table appended after NumerSense's);
 # --equate-OPTION VALUE (or --equate-OPTION=VALUE) goes to equate_gpu_check.py as --OPTION
 # VALUE (--pairs, --precision, --width, --architectures, --vocabulary-words, --threads,
-# --seed: see its --help); every other argument goes to numersense_gpu_check.py as before
-# (--limit, --batch-size, --seed, ...). Needs no network (HF_HUB_OFFLINE=1). Exits non-zero
-# when a step of either part fails (the EQUATE part does not run when NumerSense's fails).
+# --seed, --json: see its --help). --equate-json PATH writes the EQUATE figures as JSON, which
+# `python benchmarks/rule_costs.py --equate-gpu PATH --write` turns into the trained baselines'
+# run times in workflow/reprobe/costs.json. Every other argument goes to numersense_gpu_check.py
+# as before (--limit, --batch-size, --seed, ...). Needs no network (HF_HUB_OFFLINE=1). Exits
+# non-zero when a step of either part fails (the EQUATE part does not run when NumerSense's
+# fails).
 # $PYTHON picks the interpreter (default: python, else python3).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

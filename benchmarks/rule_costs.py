@@ -20,8 +20,10 @@ measurements is the floor. Each job's outputs are measured in the default run's 
 (`equate_train_baseline[<architecture>]`, one entry per architecture) and their vocabulary
 (`equate_vocabulary`) take their paper-scale figures from `benchmarks/equate_trained.py --json`
 (`--equate-trained`): a CPU measurement at the paper's width, extrapolated to MultiNLI, an upper
-bound of the paper config's GPU jobs. Given alone, `--equate-trained` rewrites only those entries.
-Usage:
+bound of the paper config's GPU jobs; `--equate-gpu` (`benchmarks/equate_gpu_check.py --json`)
+rewrites the baselines' run time from a GPU measurement, their host memory staying the CPU
+measurement's (rule_costs_equate.py). Given without --default-run, these rewrite only those
+entries. Usage:
 
     python benchmarks/default_run.py --workdir /tmp/run/reprobe --json /tmp/run/reprobe.json
     python benchmarks/scale.py --quick --update-readme      # writes costs.json `steps`
@@ -29,6 +31,8 @@ Usage:
     python benchmarks/rule_costs.py --default-run /tmp/run/reprobe.json \
         --run-dir /tmp/run/reprobe --equate-trained /tmp/run/equate_trained.json --write
     python benchmarks/rule_costs.py --equate-trained /tmp/run/equate_trained.json --write
+    bash benchmarks/gpu_check.sh --skip-numersense --equate-json /tmp/gpu.json   # on a GPU
+    python benchmarks/rule_costs.py --equate-gpu /tmp/gpu.json --write
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from rule_costs_equate import gpu_baselines, trained_baselines
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -315,10 +320,6 @@ def score_kinds(old: Mapping[str, Any], measured: Mapping[str, Mapping[str, floa
     return found
 
 
-EQUATE_TRAINED_FROM = ("CPU measurement benchmarks/equate_trained.py, extrapolated; GPU not yet "
-                       "measured (benchmarks/gpu_check.sh)")
-
-
 def equate_trained_rules(old: Mapping[str, Any], data: Mapping[str, Any],
                          default: Mapping[str, float] | None = None,
                          run_date: str = "?") -> dict[str, Any]:
@@ -326,26 +327,8 @@ def equate_trained_rules(old: Mapping[str, Any], data: Mapping[str, Any],
     benchmarks/equate_trained.py's JSON: one job at the paper's size (extrapolated from a CPU
     at the paper's width: the paper config's GPU jobs take less); the vocabulary's floor is the
     default run's job where one was measured. Only rules costs.json has are written."""
-    settings = data["settings"]
-    if settings.get("tiny") or float(settings["width"]) != 1.0:
-        raise SystemExit(f"equate_trained.py ran at width {settings['width']}"
-                         f"{' (--tiny)' if settings.get('tiny') else ''}: the costs need the "
-                         "paper's width, 1.0")
+    found = trained_baselines(old, data)  # checks the width too
     date = str(data.get("date", "?"))[:10]
-    found: dict[str, Any] = {}
-    for architecture, figures in data["architectures"].items():
-        rule = f"equate_train_baseline[{architecture}]"
-        if rule not in old:
-            continue
-        paper = figures["paper"]
-        largest = max(figures["points"], key=lambda point: point["pairs"])
-        found[rule] = {
-            "unit": None, "mem_mb": [round(paper["peak_rss_mb"], 1), 0.0],
-            "runtime_min": [round(paper["job_wall_s"] / 60, 3), 0.0],
-            "from": f"{EQUATE_TRAINED_FROM}: {date}, width 1.0 on {settings['threads']} CPU "
-                    f"threads, {largest['pairs']:,} pairs at {paper['pairs_s']:,.1f} pairs/s, "
-                    f"peak {largest['peak_rss_mb']:.0f} MB; to {paper['pairs']:,} pairs x "
-                    f"{paper['epochs']} epochs ({paper['epochs_from']})"}
     if "equate_vocabulary" in old:
         vocabulary = data["vocabulary"]
         paper = vocabulary["paper"]
@@ -379,20 +362,24 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--default-run", type=Path,
                         help="benchmarks/default_run.py --json output (without it, "
-                        "--equate-trained rewrites only its rules)")
+                        "--equate-trained and --equate-gpu rewrite only their rules)")
     parser.add_argument("--equate-trained", type=Path, metavar="JSON",
                         help="benchmarks/equate_trained.py --json output: equate_vocabulary "
                         "and equate_train_baseline[…]")
+    parser.add_argument("--equate-gpu", type=Path, metavar="JSON",
+                        help="benchmarks/equate_gpu_check.py --json output (a GPU, width 1.0): "
+                        "equate_train_baseline[…]'s run time (memory: the CPU measurement's)")
     parser.add_argument("--run-dir", type=Path,
                         help="that run's folder, to measure each rule's outputs")
     parser.add_argument("--costs", type=Path, default=COSTS, help="the costs file")
     parser.add_argument("--write", action="store_true", help="write it (else print)")
     args = parser.parse_args(argv)
-    if args.default_run is None and args.equate_trained is None:
-        parser.error("give --default-run, --equate-trained or both")
+    if args.default_run is None and args.equate_trained is None and args.equate_gpu is None:
+        parser.error("give --default-run, --equate-trained, --equate-gpu or several")
     costs = json.loads(args.costs.read_text(encoding="utf-8"))
     old = dict(costs["rules"])
     run: dict[str, Any] = {"rules": {}}
+    trained: dict[str, Any] = {}
     if args.default_run is not None:
         run = json.loads(args.default_run.read_text(encoding="utf-8"))
         written = output_sizes(args.run_dir) if args.run_dir else None
@@ -403,6 +390,11 @@ def main(argv: list[str] | None = None) -> int:
         costs["rules"] = dict(sorted({**costs["rules"], **equate_trained_rules(
             old, trained, run["rules"].get("equate_vocabulary"),
             str(run.get("date", "?"))[:10])}.items()))
+    if args.equate_gpu is not None:  # the run time from the GPU, the memory as it now stands
+        gpu = json.loads(args.equate_gpu.read_text(encoding="utf-8"))
+        precision = read_config("paper.yaml")["equate"]["training"].get("precision") or "fp32"
+        costs["rules"] = {**costs["rules"], **gpu_baselines(
+            costs["rules"], gpu, trained.get("settings", {}).get("assumed_epochs"), precision)}
     text = json.dumps(costs, indent=1) + "\n"
     if args.write:
         args.costs.write_text(text, encoding="utf-8")

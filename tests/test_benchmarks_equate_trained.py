@@ -20,6 +20,7 @@ import equate_trained  # noqa: E402
 import equate_trained_inputs  # noqa: E402
 import equate_trained_report  # noqa: E402
 import rule_costs  # noqa: E402
+import rule_costs_equate  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +137,7 @@ def test_rule_costs_writes_the_trained_baselines_from_the_json(
         assert entry["unit"] is None
         assert entry["mem_mb"] == [round(found["paper"]["peak_rss_mb"], 1), 0.0]
         assert entry["runtime_min"] == [round(found["paper"]["job_wall_s"] / 60, 3), 0.0]
-        assert entry["from"].startswith(rule_costs.EQUATE_TRAINED_FROM)
+        assert entry["from"].startswith(rule_costs_equate.EQUATE_TRAINED_FROM)
     vocabulary = rules["equate_vocabulary"]
     assert "CPU measurement benchmarks/equate_trained.py, extrapolated" in vocabulary["from"]
     assert vocabulary["from"].startswith("default run not given")
@@ -173,3 +174,94 @@ def test_a_full_rule_costs_run_keeps_the_trained_entries() -> None:
     run = {"date": "2026-11-29", "rules": {}}
     rules = rule_costs.new_rules(costs, run, ({}, {}))
     assert rules["equate_train_baseline[cbow]"] == old
+
+
+# --- the GPU measurement (benchmarks/equate_gpu_check.py --json) -------------------------------
+
+EPOCHS = {"align": 5, "ssen": 6, "infersent": 20}  # the recipes' caps; the others: assumed 10
+
+
+def gpu_json(device: str = "cuda", width: float = 1.0) -> dict[str, Any]:
+    """A hand-made equate_gpu_check.py JSON: every architecture at 2,000 pairs/s, its dev pass
+    at 10,000 (1,250 pairs in 0.125 s), a 1 s checkpoint, a 30 s call of a 25 s epoch."""
+    figures = {"status": "ok", "pairs": 50_000, "epoch_s": 25.0, "pairs_s": 2_000.0,
+               "dev_pairs": 1_250, "dev_s": 0.125, "dev_pairs_s": 10_000.0, "save_s": 1.0,
+               "call_s": 30.0, "build_s": 0.5, "peak_gpu_mb": 3_000.0, "peak_rss_mb": 900.0}
+    return {"date": "2026-11-30 08:00 UTC", "device": device, "device_name": "NVIDIA H200",
+            "torch": "2.9.0", "precision": "fp32", "width": width, "pairs": 50_000,
+            "startup_s": 10.0,
+            "architectures": {a: dict(figures) for a in equate_trained.ARCHITECTURES}}
+
+
+def cpu_entries() -> dict[str, Any]:
+    """costs.json's trained entries as the CPU measurement left them (memory 1,000 MB + k)."""
+    return {f"equate_train_baseline[{a}]": {
+        "unit": None, "mem_mb": [1000.0 + k, 0.0], "runtime_min": [1440.0, 0.0],
+        "from": rule_costs_equate.EQUATE_TRAINED_FROM}
+        for k, a in enumerate(equate_trained.ARCHITECTURES)}
+
+
+def test_the_gpu_measurement_gives_the_run_times_and_keeps_the_cpus_memory() -> None:
+    old = cpu_entries()
+    rules = rule_costs_equate.gpu_baselines(old, gpu_json())
+    assert set(rules) == set(old)
+    for architecture in equate_trained.ARCHITECTURES:
+        rule = f"equate_train_baseline[{architecture}]"
+        epochs = EPOCHS.get(architecture, 10)
+        # An epoch: 392,702 pairs at 2,000/s, 9,815 dev pairs at 10,000/s, the checkpoint;
+        # start-up: the process (10 s), the model (0.5 s), the call's rest (30-25-0.125-1 s).
+        seconds = epochs * (392_702 / 2_000 + 9_815 / 10_000 + 1.0) + 10.0 + 0.5 + 3.875
+        assert rules[rule]["runtime_min"] == [round(seconds / 60, 3), 0.0], rule
+        assert rules[rule]["mem_mb"] == old[rule]["mem_mb"] and rules[rule]["unit"] is None
+        assert rules[rule]["from"].startswith("GPU measurement benchmarks/equate_gpu_check.py "
+                                              "on NVIDIA H200, 2026-11-30, extrapolated")
+        assert f"x {epochs} epochs" in rules[rule]["from"]
+        assert "host memory: the CPU measurement's" in rules[rule]["from"]
+    # An architecture that failed on the GPU keeps its entry.
+    failed = gpu_json()
+    failed["architectures"]["ssen"] = {"status": "failed", "pairs": 50_000, "error": "OOM"}
+    assert "equate_train_baseline[ssen]" not in rule_costs_equate.gpu_baselines(old, failed)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (gpu_json(device="cpu"), "no GPU measurement"), (gpu_json(width=0.05), "paper's width"),
+    (gpu_json() | {"precision": "bf16"}, "trains in fp32")])
+def test_a_measurement_not_on_a_gpu_at_the_papers_width_is_refused(
+        data: dict[str, Any], message: str, tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match=message):
+        rule_costs_equate.gpu_baselines(cpu_entries(), data)
+    measured, costs = tmp_path / "gpu.json", tmp_path / "costs.json"
+    measured.write_text(json.dumps(data), encoding="utf-8")
+    costs.write_text(json.dumps({"rules": cpu_entries()}), encoding="utf-8")
+    with pytest.raises(SystemExit, match=message):
+        rule_costs.main(["--equate-gpu", str(measured), "--costs", str(costs), "--write"])
+    assert json.loads(costs.read_text(encoding="utf-8")) == {"rules": cpu_entries()}
+
+
+def test_rule_costs_takes_the_gpus_time_and_the_cpus_memory(
+        tiny_run: tuple[dict[str, Any], str], tmp_path: Path) -> None:
+    costs = json.loads((REPO / "workflow" / "reprobe" / "costs.json").read_text("utf-8"))
+    path, cpu, gpu = tmp_path / "costs.json", tmp_path / "cpu.json", tmp_path / "gpu.json"
+    path.write_text(json.dumps(costs), encoding="utf-8")
+    gpu.write_text(json.dumps(gpu_json()), encoding="utf-8")
+    trained = {f"equate_train_baseline[{a}]" for a in equate_trained.ARCHITECTURES}
+    # Alone: only the trained entries' run time and `from` change, memory stays.
+    assert rule_costs.main(["--equate-gpu", str(gpu), "--costs", str(path), "--write"]) == 0
+    written = json.loads(path.read_text(encoding="utf-8"))["rules"]
+    assert {r for r, e in written.items() if e != costs["rules"][r]} == trained
+    expected = rule_costs_equate.gpu_baselines(costs["rules"], gpu_json())
+    for rule in trained:
+        assert written[rule] == expected[rule]
+        assert written[rule]["mem_mb"] == costs["rules"][rule]["mem_mb"]
+    # With the CPU JSON too: the GPU's run time, the CPU JSON's memory.
+    path.write_text(json.dumps(costs), encoding="utf-8")
+    cpu.write_text(json.dumps(paper_width(tiny_run[0])), encoding="utf-8")
+    assert rule_costs.main(["--equate-trained", str(cpu), "--equate-gpu", str(gpu), "--costs",
+                            str(path), "--write"]) == 0
+    both = json.loads(path.read_text(encoding="utf-8"))["rules"]
+    from_cpu = rule_costs.equate_trained_rules(costs["rules"], paper_width(tiny_run[0]))
+    for rule in trained:
+        assert both[rule]["mem_mb"] == from_cpu[rule]["mem_mb"]
+        assert both[rule]["runtime_min"] == expected[rule]["runtime_min"]
+        assert both[rule]["from"].startswith("GPU measurement")
+    assert both["equate_vocabulary"] == from_cpu["equate_vocabulary"]

@@ -1,14 +1,20 @@
 """benchmarks/gpu_check.sh runs on the CPU (a tiny model, a few pairs at a small width) and
-prints the NumerSense table, then the EQUATE trained baselines' table."""
+prints the NumerSense table, then the EQUATE trained baselines' table (and writes their JSON)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+import rule_costs_equate  # noqa: E402
 
 SCORERS = ("authors (score_probes_authors)", "clean (mlm.score_probes)")
 PRECISIONS = ("fp32", "bf16")
@@ -29,10 +35,10 @@ def table_rows(markdown: str) -> dict[tuple[str, str], list[str]]:
 
 
 def test_gpu_check_runs_on_the_cpu_and_prints_every_row(tmp_path: Path) -> None:
-    out = tmp_path / "gpu_check.md"
+    out, figures = tmp_path / "gpu_check.md", tmp_path / "equate_gpu.json"
     # --tiny (hidden) shrinks bert-base to two layers so that a 2-core CI runs this in seconds.
     command = ["bash", "benchmarks/gpu_check.sh", "--device", "cpu", "--limit", "50", "--tiny",
-               "--out", str(out), *EQUATE_TINY]
+               "--out", str(out), *EQUATE_TINY, "--equate-json", str(figures)]
     result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600,
                             env={**os.environ, "PYTHON": sys.executable})
     assert result.returncode == 0, result.stderr[-3000:]
@@ -61,6 +67,21 @@ def test_gpu_check_runs_on_the_cpu_and_prints_every_row(tmp_path: Path) -> None:
     for cells in models.values():
         assert cells[1:4] == ["cpu", "fp32", "64"]
         assert float(cells[6].replace(",", "")) > 0 and float(cells[8].replace(",", "")) > 0
+    # --equate-json: the same figures for a program (rule_costs.py --equate-gpu), which refuses
+    # a measurement on the CPU.
+    data = json.loads(figures.read_text(encoding="utf-8"))
+    assert data["device"] == "cpu" and data["precision"] == "fp32" and data["width"] == 0.05
+    assert data["pairs"] == 64 and data["dev_pairs"] == 8 and data["torch"] in equate
+    assert data["device_name"] and data["date"] and data["startup_s"] > 0
+    assert [name.lower() for name in EQUATE_MODELS] == list(data["architectures"])
+    for name, found in data["architectures"].items():
+        assert found["status"] == "ok" and found["pairs"] == 64 and found["dev_pairs"] == 8, name
+        assert found["pairs_s"] == pytest.approx(64 / found["epoch_s"])
+        assert found["dev_pairs_s"] == pytest.approx(8 / found["dev_s"])
+        assert found["call_s"] >= found["epoch_s"] + found["dev_s"] + found["save_s"]
+        assert found["peak_gpu_mb"] is None and found["peak_rss_mb"] > 50
+    with pytest.raises(SystemExit, match="no GPU measurement"):
+        rule_costs_equate.gpu_baselines({}, data)
 
 
 def equate_rows(markdown: str) -> dict[str, list[str]]:
