@@ -80,15 +80,18 @@ def test_paper_config_plans_every_download_and_the_wikipedia_stage(tmp_path):
                                                 for name in named)
     assert int(counts["wikipedia_shard"]) == config["wikipedia"]["shards"]
     assert counts["wikipedia_gather"] == counts["table_wikipedia_stats"] == "1"
-    # EQUATE: nine rows (MAJ, HYP, BERT, GPT-2, three released-code Q-REAS rows, Q-REAS
-    # (Algorithm 1) and its strict variant) on five released and four rebuilt sets, eight on the
-    # two §5.1 sets. Each sharded set (released and rebuilt both hold the three) in its shards,
-    # gathered per set and row; a row's other sets of a variant in one job (equate.row_jobs);
-    # both fetched checkpoints assembled; Table 6 × 2 variants × 2.
+    # EQUATE: seventeen rows (MAJ, HYP, the eight trained baselines, BERT, GPT-2, three
+    # released-code Q-REAS rows, Q-REAS (Algorithm 1) and its strict variant) on five released
+    # and four rebuilt sets, sixteen on the two §5.1 sets, eleven (HYP, trained, checkpoints) on
+    # MultiNLI dev-matched. Each sharded set (released and rebuilt both hold the three) in its
+    # shards, gathered per set and row; a row's other sets of a variant in one job
+    # (equate.row_jobs); both fetched checkpoints assembled; Table 6 × 2 variants × 2.
     shards = config["equate"]["score_shards"]
-    assert int(counts["equate_score_shard"]) == 9 * 2 * sum(shards.values())
-    assert int(counts["equate_score"]) == 9 * 2 * len(shards)
-    for variant, rows in (("released", 9), ("rebuilt", 9), ("perturbation", 8)):
+    assert int(counts["equate_score_shard"]) == 17 * 2 * sum(shards.values())
+    assert int(counts["equate_score"]) == 17 * 2 * len(shards)
+    for variant, rows in (("released", 17), ("rebuilt", 17), ("perturbation", 16),
+                          ("mnli", 11)):
         assert int(counts[f"equate_score_{variant}"]) == rows, variant
     assert int(counts["equate_checkpoint"]) == 2 and "equate_tiny_model" not in counts
-    assert int(counts["equate_table6"]) == 4
+    assert int(counts["equate_table6"]) == 4 and counts["equate_table7"] == "1"
+    assert int(counts["equate_train_baseline"]) == 8 and counts["equate_vocabulary"] == "1"

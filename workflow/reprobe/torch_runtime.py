@@ -20,18 +20,24 @@ def set_deterministic(torch: Any, mode: bool) -> None:
 
 
 @contextlib.contextmanager
-def reproducible_torch(torch: Any) -> Iterator[None]:
-    """One CPU thread and deterministic kernels inside, the caller's settings restored after."""
-    # How a reduction is split across threads changes float sums, so a machine with another core
-    # count would train other weights; the tiny models train in seconds on one thread.
-    threads, deterministic = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
-    torch.set_num_threads(1)
-    set_deterministic(torch, True)
+def torch_threads(torch: Any, threads: int, deterministic: bool) -> Iterator[None]:
+    """torch on this many CPU threads, its deterministic kernels on or off, inside; the
+    caller's settings restored after."""
+    before = torch.get_num_threads(), torch.are_deterministic_algorithms_enabled()
+    torch.set_num_threads(threads)
+    set_deterministic(torch, deterministic)
     try:
         yield
     finally:
-        torch.set_num_threads(threads)
-        set_deterministic(torch, deterministic)
+        torch.set_num_threads(before[0])
+        set_deterministic(torch, before[1])
+
+
+def reproducible_torch(torch: Any) -> contextlib.AbstractContextManager:
+    """One CPU thread and deterministic kernels inside, the caller's settings restored after."""
+    # How a reduction is split across threads changes float sums, so a machine with another core
+    # count would train other weights; the tiny models train in seconds on one thread.
+    return torch_threads(torch, 1, True)
 
 
 def device_determinism(torch: Any, device: str) -> contextlib.AbstractContextManager:

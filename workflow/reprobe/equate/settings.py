@@ -4,7 +4,7 @@ default). A light module: the rules' targets and the CLI read it without loading
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 # Where a tiny neural row's training settings live in the schema (every row has its own).
 TINY_PATH = "$defs.neural_model.tiny"
@@ -82,6 +82,9 @@ TRAINED_PATH = "$defs.trained_model"
 class TrainedRowSettings:
     """`equate.trained.<row>`: which baseline a row is and how it differs from the paper's."""
 
+    # The row's scoring batch (`equate score --batch-size`): no part of how it trains.
+    NOT_READ: ClassVar[tuple[str, ...]] = ("batch_size",)
+
     architecture: str
     width: float
     max_epochs: int | None
@@ -92,6 +95,9 @@ class TrainedRowSettings:
 @dataclass(frozen=True)
 class TrainingSettings:
     """`equate.training`: where the trained baselines train."""
+
+    # The job's cores: the rule gives them (`--threads`), as Snakemake's `threads:`.
+    NOT_READ: ClassVar[tuple[str, ...]] = ("threads",)
 
     device: str
     precision: str | None

@@ -67,7 +67,8 @@ def register_trained(sub: argparse._SubParsersAction,
               vocabulary="the folder `equate vocabulary` wrote",
               output_dir="the model folder to write")
     train.add_argument("--seed", type=int, required=True)
-    train.add_argument("--threads", type=int, default=1, help="CPU threads")
+    train.add_argument("--threads", type=int, required=True,
+                       help="CPU threads (the workflow gives equate.training.threads)")
     add_settings_option(train, TrainedRowSettings, TRAINED_PATH)
     train.add_argument("--training", required=True,
                        help=SchemaHelp(TrainingSettings, "equate.training"))

@@ -60,19 +60,27 @@ def train_baseline(train_jsonl: Path, dev_jsonl: Path, vocabulary_dir: Path, out
     """Train one baseline and write its folder; return its summary (dev accuracy, epochs)."""
     import torch
 
-    from reprobe.equate.jsonl import read_pairs
-    from reprobe.equate.trained.architectures import RECIPES, RowShape, build_model
-    from reprobe.equate.trained.batches import BatchMaker, encode_pairs
-    from reprobe.equate.trained.training import Run, train
-    from reprobe.text import require_rows
-    from reprobe.torch_runtime import set_deterministic
+    from reprobe.torch_runtime import torch_threads
 
     device = torch.device(settings.device)
     if device.type == "cuda" and not torch.cuda.is_available():
         raise ConfigError(f"equate.training.device is {settings.device!r}, but this machine has "
                           "no CUDA device torch can use (set it to cpu to train here)")
-    torch.set_num_threads(threads)
-    set_deterministic(torch, device.type == "cpu")
+    with torch_threads(torch, threads, device.type == "cpu"):
+        return _train(train_jsonl, dev_jsonl, vocabulary_dir, output, settings, seed)
+
+
+def _train(train_jsonl: Path, dev_jsonl: Path, vocabulary_dir: Path, output: Path,
+           settings: TrainedSettings, seed: int) -> dict[str, Any]:
+    """train_baseline's work, on the threads it set."""
+    import torch
+
+    from reprobe.equate.jsonl import read_pairs
+    from reprobe.equate.trained.architectures import RECIPES, RowShape, build_model
+    from reprobe.equate.trained.batches import BatchMaker, encode_pairs
+    from reprobe.equate.trained.training import Run, train
+    from reprobe.text import require_rows
+
     vocabulary, vectors, has = read_vocabulary(vocabulary_dir)
     recipe = RECIPES[settings.architecture]
     shape = RowShape(settings.width, settings.classifier, settings.unaligned)
