@@ -201,12 +201,11 @@ def test_a_two_way_checkpoint_cannot_answer_neither():
         choice_log_likelihood(two_way, " Maybe", three_way=True)
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_the_harness_command_writes_the_accuracy_of_every_tagged_task(tmp_path, hf_offline,
-                                                                      tiny_nli):
+def assert_the_harness_command_scores_as_table6(tmp_path, checkpoint, predict) -> None:
+    """`reprobe equate harness` on a three-way and a two-way set: each task's accuracy is
+    Table 6's, from `predict(checkpoint, pairs, batch_size=8)`."""
     pytest.importorskip("lm_eval")
     from reprobe.cli import main
-    from reprobe.equate.neural import predict_nli
 
     folders = []
     for test_set in ("redditnli", "rte_quant"):
@@ -215,16 +214,24 @@ def test_the_harness_command_writes_the_accuracy_of_every_tagged_task(tmp_path, 
                    test_set=test_set, recovery=None, sources={})
     write_tasks(folders, tmp_path / "lm_eval")
     output = tmp_path / "results.json"
-    assert main(["equate", "harness", "--checkpoint", str(tiny_nli), "--include-path",
+    assert main(["equate", "harness", "--checkpoint", str(checkpoint), "--include-path",
                  str(tmp_path / "lm_eval"), "--output", str(output), "--batch-size", "8"]) == 0
     results = json.loads(output.read_text(encoding="utf-8"))["results"]
     for folder in folders:
         test_set = folder.name.partition("-")[2]
         pairs = list(read_pairs(SAMPLES / f"{test_set}.jsonl"))
         table6 = accuracy([p["gold_label"] for p in pairs],
-                          predict_nli(tiny_nli, pairs, batch_size=8),
+                          predict(checkpoint, pairs, batch_size=8),
                           two_class_of(test_set, "released"))
         assert results[task_name(folder)]["acc,none"] * 100 == pytest.approx(table6, abs=1e-9)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_harness_command_writes_the_accuracy_of_every_tagged_task(tmp_path, hf_offline,
+                                                                      tiny_nli):
+    from reprobe.equate.neural import predict_nli
+
+    assert_the_harness_command_scores_as_table6(tmp_path, tiny_nli, predict_nli)
 
 
 def test_the_harness_command_without_lm_eval_says_how_to_install_it(tmp_path, monkeypatch,
@@ -263,24 +270,6 @@ def trained_esim(tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_the_harness_command_scores_a_trained_baseline_as_table6_does(tmp_path, hf_offline,
                                                                      trained_esim):
-    pytest.importorskip("lm_eval")
-    from reprobe.cli import main
     from reprobe.equate.trained.saved import predict_trained
 
-    folders = []
-    for test_set in ("redditnli", "rte_quant"):
-        folders.append(tmp_path / "exports" / f"released-{test_set}")
-        export_set(SAMPLES / f"{test_set}.jsonl", folders[-1], variant="released",
-                   test_set=test_set, recovery=None, sources={})
-    write_tasks(folders, tmp_path / "lm_eval")
-    output = tmp_path / "results.json"
-    assert main(["equate", "harness", "--checkpoint", str(trained_esim), "--include-path",
-                 str(tmp_path / "lm_eval"), "--output", str(output), "--batch-size", "8"]) == 0
-    results = json.loads(output.read_text(encoding="utf-8"))["results"]
-    for folder in folders:
-        test_set = folder.name.partition("-")[2]
-        pairs = list(read_pairs(SAMPLES / f"{test_set}.jsonl"))
-        table6 = accuracy([p["gold_label"] for p in pairs],
-                          predict_trained(trained_esim, pairs, batch_size=8),
-                          two_class_of(test_set, "released"))
-        assert results[task_name(folder)]["acc,none"] * 100 == pytest.approx(table6, abs=1e-9)
+    assert_the_harness_command_scores_as_table6(tmp_path, trained_esim, predict_trained)
