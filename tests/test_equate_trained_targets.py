@@ -85,3 +85,13 @@ def test_a_trained_row_is_scored_with_its_folder_and_batch_size():
     assert arguments[:4] == ["--kind", "trained", "--model", "ESIM"]
     assert "--trained-model" in arguments and "data/models/equate/trained/ESIM" in arguments
     assert arguments[-2:] == ["--batch-size", "64"]
+
+
+def test_a_trained_row_is_scored_with_at_least_its_training_memory():
+    from reprobe.resources import requested, rule_scale
+
+    equate = trained_targets()
+    training = requested(rule_scale("equate_train_baseline[esim]"), 0)[0]
+    job = SimpleNamespace(model="ESIM", variant="released", test_set="newsnli")
+    assert equate.score_mem_mb(job) >= training > equate.score_mem_mb(
+        SimpleNamespace(model="HYP", variant="released", test_set="newsnli"))

@@ -350,9 +350,15 @@ class EquateTargets:
 
     def _score_request(self, model: str) -> tuple[int, int]:
         """(mem_mb, runtime) of a score job, by whether the row is a fetched checkpoint (a
-        full-size transformer) or not (reprobe/costs.json's `equate_score[…]` entries)."""
+        full-size transformer) or not (reprobe/costs.json's `equate_score[…]` entries); a
+        trained row asks for at least its training job's memory (its model and vocabulary)."""
         kind = "fetched" if model in self.fetched else "other"
-        return requested(rule_scale(f"equate_score[{kind}]"), 0)
+        memory, runtime = requested(rule_scale(f"equate_score[{kind}]"), 0)
+        name, row_kind = self.rows[model]
+        if row_kind == "trained":
+            entry = f"equate_train_baseline[{self.equate['trained'][name]['architecture']}]"
+            memory = max(memory, requested(rule_scale(entry), 0)[0])
+        return memory, runtime
 
     def score_mem_mb(self, wildcards: Any) -> int:
         """Memory of a score job (MB)."""
