@@ -6,6 +6,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from reprobe.errors import ReprobeError
+
 
 def set_deterministic(torch: Any, mode: bool) -> None:
     """torch.use_deterministic_algorithms(mode), without loading torch's compiler."""
@@ -47,3 +49,17 @@ def device_determinism(torch: Any, device: str) -> contextlib.AbstractContextMan
     if torch.device(device).type == "cpu":
         return reproducible_torch(torch)
     return contextlib.nullcontext()
+
+
+# Autocast precisions by config name (`precision` of numersense and equate.training).
+AUTOCAST = {"bf16": "bfloat16", "fp16": "float16"}
+
+
+def autocast(torch: Any, device: str, precision: str | None) -> contextlib.AbstractContextManager:
+    """Mixed precision for the forward pass when asked (bf16, fp16), else nothing."""
+    if precision is None:
+        return contextlib.nullcontext()
+    if precision not in AUTOCAST:
+        raise ReprobeError(f"unknown precision {precision!r}; use one of {sorted(AUTOCAST)}")
+    return torch.autocast(device_type=torch.device(device).type,
+                          dtype=getattr(torch, AUTOCAST[precision]))

@@ -18,8 +18,8 @@ rule equate_vocabulary:
     resources:
         **job_resources("equate_vocabulary"),
     params:
-        train=EQ_TRAINED.input_file("nli_train", "train"),
-        vectors=EQ_TRAINED.input_file("word_vectors", "vectors"),
+        train=EQ.input_param("nli_train", "train"),
+        vectors=EQ.input_param("word_vectors", "vectors"),
     shell:
         "python -m reprobe equate vocabulary --train {params.train:q} "
         "--vectors {params.vectors:q} --output {output:q} 2> {log:q}"
@@ -44,8 +44,8 @@ rule equate_train_baseline:
         runtime=EQ_TRAINED.train_runtime,
         gpu=EQ_TRAINED.gpus,
     params:
-        train=EQ_TRAINED.input_file("nli_train", "train"),
-        dev=EQ_TRAINED.input_file("nli_dev", "dev"),
+        train=EQ.input_param("nli_train", "train"),
+        dev=EQ.input_param("nli_dev", "dev"),
         seed=config["seed"],
         settings=EQ_TRAINED.row_settings,
     shell:

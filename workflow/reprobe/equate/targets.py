@@ -146,14 +146,15 @@ def stage_tables(versions: list[str], sets: Mapping[str, list[str]], recovered: 
             *([f"{TABLES}/table7.csv"] if sets.get("mnli") else [])]
 
 
-def member_param(spec: Mapping[str, Any]) -> Callable[[Any, Any], str]:
-    """A params function: the rule's first input, or the member `spec` names inside that
-    extracted folder (taken from the input, not rebuilt, as Snakemake's lint asks)."""
+def member_param(spec: Mapping[str, Any], name: int | str = 0) -> Callable[[Any, Any], str]:
+    """A params function: the rule's input `name` (its first by default), or the member `spec`
+    names inside that extracted folder (taken from the input, not rebuilt, as Snakemake's lint
+    asks)."""
     member = spec.get("member")
 
     def param(wildcards: Any, input: Any) -> str:
         """The input file the command reads."""
-        return inside(input[0], member)
+        return inside(input[name], member)
 
     return param
 
@@ -213,10 +214,10 @@ class EquateTargets:
             return f"not-configured/equate.inputs.{key}"
         return self.source(self.inputs[key]).target
 
-    def input_param(self, key: str) -> Callable[[Any, Any], str]:
+    def input_param(self, key: str, name: int | str = 0) -> Callable[[Any, Any], str]:
         """A params function: the file or folder `equate.inputs.<key>` names, in the rule's
-        first input."""
-        return member_param(self.inputs.get(key, {}))
+        input `name` (its first by default)."""
+        return member_param(self.inputs.get(key, {}), name)
 
     def fold_targets(self) -> list[str]:
         """AwpNLI's fold files (none: every problem)."""

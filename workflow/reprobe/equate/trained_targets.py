@@ -4,12 +4,10 @@ rules in workflow/rules/equate_trained.smk only wire)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from reprobe.equate.settings import TrainedRowSettings, TrainingSettings
 from reprobe.equate.targets import MODELS, RESULTS, TABLES, EquateTargets
-from reprobe.reads import inside
 from reprobe.resources import requested, rule_scale
 from reprobe.step_settings import settings_json
 
@@ -35,17 +33,6 @@ class TrainedTargets:
         """The vocabulary job's inputs: the training pairs and the word vectors."""
         return {"train": self.targets.input_target("nli_train"),
                 "vectors": self.targets.input_target("word_vectors")}
-
-    def input_file(self, key: str, name: str) -> Callable[[Any, Any], str]:
-        """A params function: the file `equate.inputs.<key>` names, inside the rule's input
-        `name` (the member of an extracted folder, where the config names one)."""
-        member = self.targets.inputs.get(key, {}).get("member")
-
-        def param(wildcards: Any, input: Any) -> str:
-            """The file the command reads."""
-            return inside(input[name], member)
-
-        return param
 
     def train_inputs(self, wildcards: Any) -> dict[str, str]:
         """One training job's inputs: training and dev pairs, and the vocabulary."""

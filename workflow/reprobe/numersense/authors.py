@@ -43,7 +43,6 @@ from reprobe.errors import ReprobeError
 from reprobe.numersense.candidates import model_name
 from reprobe.numersense.mlm import (
     Ranked,
-    _autocast,
     check_masks,
     length_sorted_batches,
     mask_head,
@@ -51,6 +50,7 @@ from reprobe.numersense.mlm import (
     rank,
 )
 from reprobe.numersense.probes import MASK
+from reprobe.torch_runtime import autocast
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +187,7 @@ def score_probes_authors(
     head = mask_head(model)
     ranked: list[Ranked | None] = [None] * len(probes)
     start = time.perf_counter()
-    with torch.inference_mode(), _autocast(torch, device, precision):
+    with torch.inference_mode(), autocast(torch, device, precision):
         for batch in length_sorted_batches([len(e) for e in encoded], batch_size):
             rows = [encoded[i] for i in batch]
             input_ids, attention = pad_right(torch, rows, tokenizer.pad_token_id)

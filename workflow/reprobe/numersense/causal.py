@@ -40,13 +40,13 @@ from reprobe.errors import ReprobeError
 from reprobe.numersense.candidates import CANDIDATES, model_name
 from reprobe.numersense.mlm import (
     Ranked,
-    _autocast,
     check_masks,
     length_sorted_batches,
     pad_right,
     rank,
 )
 from reprobe.numersense.probes import MASK
+from reprobe.torch_runtime import autocast
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ def _mean_losses(model: Any, rows: Sequence[Sequence[int]], batches: Sequence[Se
     model.to(device)
     model.eval()
     losses = [0.0] * len(rows)
-    with torch.inference_mode(), _autocast(torch, device, precision):
+    with torch.inference_mode(), autocast(torch, device, precision):
         for batch in batches:
             input_ids, attention = pad_right(torch, [rows[i] for i in batch], pad_id)
             input_ids, attention = input_ids.to(device), attention.to(device)

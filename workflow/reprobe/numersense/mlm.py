@@ -13,7 +13,6 @@ onto the vocabulary) runs on the mask positions only. One probe a pass with the 
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 import time
@@ -23,11 +22,11 @@ from typing import Any
 from reprobe.errors import ReprobeError
 from reprobe.numersense.candidates import CANDIDATES, candidate_ids, mask_at_start, model_name
 from reprobe.numersense.probes import MASK
+from reprobe.torch_runtime import autocast
 
 log = logging.getLogger(__name__)
 
 Ranked = list[tuple[str, float]]
-AUTOCAST = {"bf16": "bfloat16", "fp16": "float16"}
 # The mask with the spaces before it: the candidate token carries the space (Ġfour, ▁four).
 _MASK_WITH_SPACE = re.compile(r"\s*" + re.escape(MASK))
 
@@ -96,16 +95,6 @@ def pad_right(torch: Any, rows: Sequence[Sequence[int]], pad_id: int) -> tuple[A
     return ids, attention
 
 
-def _autocast(torch: Any, device: str, precision: str | None) -> contextlib.AbstractContextManager:
-    """Mixed precision for the forward pass when asked (bf16, fp16), else nothing."""
-    if precision is None:
-        return contextlib.nullcontext()
-    if precision not in AUTOCAST:
-        raise ReprobeError(f"unknown precision {precision!r}; use one of {sorted(AUTOCAST)}")
-    return torch.autocast(device_type=torch.device(device).type,
-                          dtype=getattr(torch, AUTOCAST[precision]))
-
-
 def mask_head(model: Any) -> Any | None:
     """The model's prediction head, when the model is its base model plus that one head."""
     # BERT (cls), RoBERTa (lm_head), ALBERT (predictions) apply their head position by position,
@@ -162,7 +151,7 @@ def score_probes(
     head = mask_head(model) if head_at_mask else None
     ranked: list[Ranked | None] = [None] * len(probes)
     start = time.perf_counter()
-    with torch.inference_mode(), _autocast(torch, device, precision):
+    with torch.inference_mode(), autocast(torch, device, precision):
         for batch in length_sorted_batches([len(e) for e in encoded], batch_size):
             rows = [encoded[i] for i in batch]
             input_ids, attention = pad_right(torch, rows, tokenizer.pad_token_id)

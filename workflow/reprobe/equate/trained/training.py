@@ -9,7 +9,6 @@ CPU, as one that was never stopped.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
 import time
@@ -25,6 +24,7 @@ from reprobe.equate.trained.architectures import Recipe
 from reprobe.equate.trained.batches import BatchMaker, bucketed_batches, kept_for_training
 from reprobe.equate.trained.schedules import Progress, after_epoch, epoch_lr
 from reprobe.io import atomic_path
+from reprobe.torch_runtime import autocast
 
 log = logging.getLogger(__name__)
 CHECKPOINT = "resume.pt"
@@ -43,14 +43,6 @@ class Run:
     fingerprint: str = ""
 
 
-def autocast(run: Run) -> contextlib.AbstractContextManager:
-    """bf16/fp16 autocast on an accelerator when asked; float32 otherwise."""
-    if run.precision and torch.device(run.device).type != "cpu":
-        dtype = torch.bfloat16 if run.precision == "bf16" else torch.float16
-        return torch.autocast(torch.device(run.device).type, dtype=dtype)
-    return contextlib.nullcontext()
-
-
 def make_optimizer(recipe: Recipe, model: nn.Module) -> torch.optim.Optimizer:
     """The recipe's optimiser over the trainable weights (fixed embeddings left out)."""
     weights = [p for p in model.parameters() if p.requires_grad]
@@ -65,7 +57,7 @@ def predict_logits(model: nn.Module, maker: BatchMaker, indices: np.ndarray, bat
     model.eval()
     lengths = maker.data.pair_lengths()[indices]
     out = torch.zeros((len(indices), 3))
-    with torch.inference_mode(), autocast(Run(run_device, precision, 0, None, Path("."))):
+    with torch.inference_mode(), autocast(torch, run_device, precision):
         for group in bucketed_batches(lengths, batch_size, None):
             batch = maker([int(indices[i]) for i in group]).to(run_device)
             out[torch.as_tensor(group)] = model(batch).float().cpu()
@@ -135,7 +127,7 @@ def _train_epoch(model: nn.Module, optimizer: torch.optim.Optimizer, recipe: Rec
     bar = tqdm(batches, desc=f"epoch {progress.epoch + 1}", unit="batch", mininterval=10)
     for group in bar:
         batch = maker(group).to(run.device)
-        with autocast(run):
+        with autocast(torch, run.device, run.precision):
             logits = model(batch)
             loss = loss_of(logits.float(), batch.labels)
         optimizer.zero_grad(set_to_none=True)

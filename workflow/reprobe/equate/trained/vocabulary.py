@@ -12,7 +12,7 @@ looked up in lower case (the default run's vectors are lowercased).
 
 from __future__ import annotations
 
-import re
+import itertools
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,7 +31,6 @@ PAD, UNK = "<pad>", "<unk>"
 # where the file has them.
 START, END = "<s>", "</s>"
 SPECIAL = (PAD, UNK, START, END)
-_HEADER = re.compile(rb"\s*(\d+) (\d+)\s*")
 
 
 @dataclass(frozen=True)
@@ -86,15 +85,14 @@ def vector_key(word: str, found: set[str]) -> str | None:
     return word.lower() if word.lower() in found else None
 
 
-def _dimension(path: Path, first: bytes) -> tuple[int, bool]:
-    """(D, whether the first line is a word2vec "N D" header)."""
-    header = _HEADER.fullmatch(first)
-    if header is not None and len(first.split()) == 2:
-        return int(header.group(2)), True
-    fields = first.rstrip().split(b" ")
+def _dimension(path: Path, first: bytes, header: bool) -> int:
+    """D, from a word2vec "N D" header or from the first vector's fields."""
+    fields = first.split()
+    if header:
+        return int(fields[1])
     if len(fields) < 2:
         raise InputFormatError(path, "line 1", "expected a word followed by its vector")
-    return len(fields) - 1, False
+    return len(fields) - 1
 
 
 def read_vector_subset(path: Path, wanted: Iterable[str]) -> tuple[int, dict[str, np.ndarray]]:
@@ -102,14 +100,19 @@ def read_vector_subset(path: Path, wanted: Iterable[str]) -> tuple[int, dict[str
     word2vec text file holds, reading it once."""
     from gensim import utils as gensim_utils
 
+    from reprobe.embeddings.load import TEXT_FORMATS, detect_format
+
+    fmt = detect_format(Path(path))
+    if fmt not in TEXT_FORMATS:
+        raise InputFormatError(path, "file", f"read as {fmt}: the baselines read text vectors "
+                               f"({', '.join(TEXT_FORMATS)})")
+    header = fmt != "glove_txt"
     keys = {w.encode("utf-8") for word in wanted for w in (word, word.lower())}
     found: dict[str, np.ndarray] = {}
     with gensim_utils.open(str(path), "rb") as handle:
         first = handle.readline()
-        if not first:
-            raise InputFormatError(path, "line 1", "empty file: no vectors")
-        dim, header = _dimension(Path(path), first)
-        lines = handle if header else _chain(first, handle)
+        dim = _dimension(Path(path), first, header)
+        lines = handle if header else itertools.chain([first], handle)
         for number, line in enumerate(lines, start=2 if header else 1):
             word = line.split(b" ", 1)[0]
             if word not in keys:
@@ -127,12 +130,6 @@ def read_vector_subset(path: Path, wanted: Iterable[str]) -> tuple[int, dict[str
                                        f"holds a field that is not a number") from None
             found.setdefault(word.decode("utf-8", "replace"), vector)
     return dim, found
-
-
-def _chain(first: bytes, rest: Iterable[bytes]) -> Iterable[bytes]:
-    """The first line, then the rest."""
-    yield first
-    yield from rest
 
 
 def vector_matrix(vocabulary: Vocabulary, dim: int, found: dict[str, np.ndarray]
