@@ -8,23 +8,19 @@ from snakemake.utils import min_version
 min_version("9.0")
 sys.path.insert(0, str(Path(workflow.basedir) / "workflow"))
 
-from reprobe.config import check_config, check_yaml_syntax, fill_defaults  # noqa: E402
+from reprobe.config import loaded_config  # noqa: E402
 from reprobe.stages import enabled  # noqa: E402
 
-# A --configfile replaces the embedded default instead of being merged into it (Snakemake's
-# default): merged, the default's sample sources and stand-in models would join the paper's run.
-# Snakemake parses a --configfile before this file runs; the default is checked here first, since
-# Snakemake's own message for a YAML syntax error names neither the file nor the line.
-if not workflow.overwrite_configfiles:
-    check_yaml_syntax("config/config.yaml")
-
-    configfile: "config/config.yaml"
-
-
-# Before any rule runs: one readable line per problem, naming the key (misspelled keys, wrong
-# types, missing sources); then the schema's defaults fill in what the config leaves out.
-check_config(config)
-fill_defaults(config)
+# The config is assembled here rather than by Snakemake's merge (docs/configuration.md): each
+# --configfile is laid over the config its `extends` names (absent: the embedded default,
+# config/config.yaml, so a three-line file changes only what it names; null: it stands alone,
+# as the tiers' files do, so the default's samples never join the paper's run); --config values
+# come last, typed by the schema. Then, before any rule runs, one readable line per problem
+# names the key, and the schema's defaults fill in what the config leaves out.
+config.clear()
+config.update(
+    loaded_config(workflow.config_settings.configfiles, workflow.config_settings.config)
+)
 
 
 include: "workflow/rules/common.smk"

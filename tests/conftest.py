@@ -218,4 +218,21 @@ def rule_options(rule: str) -> tuple[list[str], set[str]]:
     assert block, rule
     shell = " ".join(re.findall(r'"([^"]*)"', block[1].split("shell:", 1)[1]))
     words = shell.split("python -m reprobe ", 1)[1].split()
-    return words[:2], {word for word in words if word.startswith("--")}
+    # An option and its value are one word, `--output={output:q}`; `--` alone ends the options.
+    return words[:2], {word.split("=", 1)[0] for word in words
+                       if word.startswith("--") and word != "--"}
+
+
+def option_values(arguments: list[str], option: str) -> list[str]:
+    """The values a step's argument tokens give `option`, in order: the workflow writes each as
+    one token, `--option=VALUE` (a value may begin with -), an option of several values once
+    per value."""
+    prefix = f"{option}="
+    return [token.removeprefix(prefix) for token in arguments if token.startswith(prefix)]
+
+
+def option_value(arguments: list[str], option: str) -> str:
+    """The one value a step's argument tokens give `option` (`--option=VALUE`)."""
+    values = option_values(arguments, option)
+    assert len(values) == 1, f"{option}: {values} in {arguments}"
+    return values[0]

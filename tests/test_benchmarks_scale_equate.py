@@ -169,7 +169,8 @@ def shell_options(shell: str) -> tuple[list[str], list[str]]:
     """(the `reprobe` words, the options) of a rule's shell command."""
     words = shell.split(" 2>")[0].split()
     assert words[:3] == ["python", "-m", "reprobe"], shell
-    options = [w for w in words if w.startswith("--")]
+    # An option and its value are one word (`--output={output:q}`); `--` alone ends the options.
+    options = [w.split("=", 1)[0] for w in words if w.startswith("--") and w != "--"]
     for word in words:
         found = re.fullmatch(r"\{(\w+\.\w+):q\}", word)
         if found and found[1] in EXPANDS:

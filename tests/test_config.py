@@ -114,8 +114,9 @@ def test_package_path_is_found_in_the_installed_package(default_config):
 def test_fetch_arguments_carry_checksum_and_retry_settings():
     spec = {"url": "https://x.org/a.gz", "sha256": "0" * 64, "size": 10}
     args = fetch_arguments(spec, {"retries": 3, "backoff": 1.0, "timeout": 5}, "a")
-    assert args[:2] == ["--url", "https://x.org/a.gz"]
-    assert "--sha256" in args and "--size" in args and "3" in args
+    assert args[0] == "--url=https://x.org/a.gz"
+    assert f"--sha256={'0' * 64}" in args and "--size=10" in args and "--retries=3" in args
+    assert fetch_arguments({"path": "-train.tsv"}, {}, "a") == ["--path=-train.tsv"]
 
 
 def test_snakemake_rejects_a_typo_before_any_rule(tmp_path, default_config):

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, option_value, option_values
 from reprobe.config import fill_defaults, load_yaml
 from reprobe.equate.export_targets import EquateExports
 from reprobe.equate.exports import FIELDS, export_set
@@ -81,9 +81,9 @@ def test_every_evaluated_set_of_the_default_config_is_one_folder():
                 if variant != "mnli"]  # Table 7's MultiNLI dev-matched is not exported
     assert exports.folders == expected and "exports/equate/rebuilt-newsnli" in expected
     rebuilt = exports.arguments(SimpleNamespace(dataset="rebuilt-newsnli"))
-    assert rebuilt[rebuilt.index("--recovery") + 1] == "data/processed/equate/recovery/newsnli.json"
+    assert option_value(rebuilt, "--recovery") == "data/processed/equate/recovery/newsnli.json"
     released = exports.arguments(SimpleNamespace(dataset="released-rte_quant"))
-    assert "--recovery" not in released
-    assert json.loads(released[released.index("--sources-json") + 1])
+    assert option_values(released, "--recovery") == []
+    assert json.loads(option_value(released, "--sources-json"))
     assert exports.inputs(SimpleNamespace(dataset="rebuilt-awpnli"))["pairs"] == \
         "data/processed/equate/rebuilt/awpnli.jsonl"

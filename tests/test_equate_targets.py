@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from conftest import option_value, option_values
 from reprobe.cli import build_parser
 from reprobe.config import load_yaml
 from reprobe.equate.evaluation_sets import evaluation_sets
@@ -137,8 +138,9 @@ def test_qreas_arguments_switch_on_only_the_variant_readings():
              "variants": {"Q-REAS (strict)": {"strict_bounds": True, "cross_units": True}}}
     def settings(row: str) -> QreasSettings:
         arguments = qreas_arguments(row, qreas)
-        assert arguments[0] == "--settings"
-        return read_settings(arguments[1], QreasSettings, "equate.qreas")
+        assert len(arguments) == 1
+        return read_settings(option_value(arguments, "--settings"), QreasSettings,
+                             "equate.qreas")
 
     algorithm1 = settings("Q-REAS (Algorithm 1)")
     assert (algorithm1.max_depth, algorithm1.max_solutions, algorithm1.years) == (3, 50, "date")
@@ -158,9 +160,9 @@ def test_table6_reads_the_qreas_predictions_of_its_variant() -> None:
     eq = targets()
     options = eq.table_options(SimpleNamespace(variant="rebuilt"))
     # Its rows beyond the paper first, then each Q-REAS row's predictions on each set.
-    assert options[:2] == ["--beyond-paper", "tiny BERT"]
-    assert options[2::2] == ["--qreas-predictions"] * (len(options) // 2 - 1)
-    assert ("awpnli/Q-REAS (Algorithm 1)="
+    assert options[0] == "--beyond-paper=tiny BERT"
+    assert len(option_values(options, "--qreas-predictions")) == len(options) - 1
+    assert ("--qreas-predictions=awpnli/Q-REAS (Algorithm 1)="
             "results/equate/predictions/rebuilt/awpnli/Q-REAS-Algorithm-1.jsonl") in options
     # Three rebuilt sets (NewsNLI is labelled by its released file) x three Q-REAS rows.
     assert len(eq.table_predictions(SimpleNamespace(variant="rebuilt"))) == 3 * 3
@@ -176,23 +178,22 @@ def test_each_row_kind_reads_what_its_options_name() -> None:
         arguments = eq.score_arguments(job(model))
         # Every input is passed as the option of its name (a member inside a folder).
         for option, target in inputs.items():
-            path = arguments[arguments.index(option_flag(option)) + 1]
+            path = option_value(arguments, option_flag(option))
             assert path == target or path.startswith(f"{target}/")
     assert eq.score_inputs(job("HYP"))["hyp_model"] == "data/models/equate/hyp.bin"
-    assert "data/raw/wn/extracted/wordnet" in eq.score_arguments(job("Q-REAS"))
+    assert "--wordnet=data/raw/wn/extracted/wordnet" in eq.score_arguments(job("Q-REAS"))
 
 
 def test_score_arguments_carry_the_row_settings() -> None:
     eq = targets()
     bert = eq.score_arguments(job("BERT"))
-    assert bert[:4] == ["--kind", "neural", "--model", "BERT"]
-    assert bert[-4:] == ["--batch-size", "32", "--label-map", '{"LABEL_0": "contradiction"}']
+    assert bert[:2] == ["--kind=neural", "--model=BERT"]
+    assert bert[-2:] == ["--batch-size=32", '--label-map={"LABEL_0": "contradiction"}']
     strict = eq.score_arguments(job("Q-REAS-strict"))
-    assert strict[3] == "Q-REAS (strict)"
-    assert strict[-2:] == qreas_arguments("Q-REAS (strict)", CONFIG["equate"]["qreas"])
+    assert strict[1] == "--model=Q-REAS (strict)"
+    assert strict[-1:] == qreas_arguments("Q-REAS (strict)", CONFIG["equate"]["qreas"])
     assert eq.score_arguments(job("MAJ")) == [
-        "--kind", "majority", "--model", "MAJ",
-        "--pairs", "data/processed/equate/rebuilt/awpnli.jsonl"]
+        "--kind=majority", "--model=MAJ", "--pairs=data/processed/equate/rebuilt/awpnli.jsonl"]
 
 
 def test_released_pairs_are_read_inside_their_source() -> None:
@@ -200,7 +201,7 @@ def test_released_pairs_are_read_inside_their_source() -> None:
     wildcards = job("MAJ", "released", "newsnli")
     assert eq.score_inputs(wildcards) == {"pairs": "data/raw/equate/extracted"}
     arguments = eq.score_arguments(wildcards)
-    assert arguments[arguments.index("--pairs") + 1] == "data/raw/equate/extracted/NewsNLI.jsonl"
+    assert option_value(arguments, "--pairs") == "data/raw/equate/extracted/NewsNLI.jsonl"
     assert eq.released_target(wildcards) == "data/raw/equate/extracted"
     released = SimpleNamespace(released="data/raw/equate/extracted")
     assert eq.released_file(wildcards, released) == "data/raw/equate/extracted/NewsNLI.jsonl"
@@ -233,11 +234,12 @@ def test_checkpoint_files_by_hub_name() -> None:
 def test_training_steps_read_their_settings_as_one_json_option() -> None:
     eq = targets()
     tiny = eq.tiny_arguments(job("tiny-BERT"))
-    assert tiny[0] == "--settings"
-    assert read_settings(tiny[1], TinyNliSettings, "$defs.neural_model.tiny").hidden == 32
+    assert len(tiny) == 1
+    assert read_settings(option_value(tiny, "--settings"), TinyNliSettings,
+                         "$defs.neural_model.tiny").hidden == 32
     assert eq.hyp_arguments() == [
-        "--settings", '{"dim": 100, "epochs": 5, "lr": 0.1, "word_ngrams": 1}']
-    assert eq.redditnli_arguments() == ["--settings", '{"days": 3, "top": 300}']
+        '--settings={"dim": 100, "epochs": 5, "lr": 0.1, "word_ngrams": 1}']
+    assert eq.redditnli_arguments() == ['--settings={"days": 3, "top": 300}']
 
 
 def test_sharded_sets_gather_their_shards() -> None:
@@ -282,7 +284,7 @@ def test_stage_inputs_and_options() -> None:
     assert eq.recovery_files == ["data/processed/equate/recovery/newsnli.json",
                                  "data/processed/equate/recovery/stresstest.json"]
     assert eq.stresstest_options() == []
-    assert targets(stresstest={"max_premises": 7}).stresstest_options() == ["--max-premises", "7"]
+    assert targets(stresstest={"max_premises": 7}).stresstest_options() == ["--max-premises=7"]
 
 
 def test_paper_rows_are_the_rows_of_both_published_tables_one_name_each() -> None:
@@ -309,7 +311,7 @@ def test_a_paper_row_under_the_other_versions_name_is_not_beyond_it() -> None:
 def test_both_table_steps_get_the_rows_beyond_the_paper() -> None:
     eq = targets()
     assert eq.beyond_paper == ["tiny BERT"]
-    assert eq.beyond_paper_option() == ["--beyond-paper", "tiny BERT"]
+    assert eq.beyond_paper_option() == ["--beyond-paper=tiny BERT"]
     for step in (["table6", "--reference", "r"], ["perturbation-table"]):
         args = build_parser().parse_args(["equate", *step, "--csv", "c", "--md", "m",
                                           *eq.beyond_paper_option(), "s.csv"])

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from conftest import option_value
 from reprobe.equate.trained_targets import VOCABULARY, TrainedTargets
 from reprobe.errors import ConfigError
 from test_equate_targets import targets
@@ -66,10 +67,10 @@ def test_a_training_job_reads_its_row_and_the_shared_vocabulary():
     job = SimpleNamespace(model="tiny-CBOW")
     assert trained.train_inputs(job)["vocabulary"] == VOCABULARY
     settings = trained.row_settings(job)
-    row = json.loads(settings[settings.index("--settings") + 1])
+    row = json.loads(option_value(settings, "--settings"))
     assert row == {"architecture": "cbow", "width": 0.05, "max_epochs": 4,
                    "classifier": "paper", "unaligned": 0.5}
-    assert json.loads(settings[settings.index("--training") + 1]) == {
+    assert json.loads(option_value(settings, "--training")) == {
         "device": "cpu", "precision": None}
     assert trained.gpus == 0 and trained.model_pattern() == "ESIM|tiny\\-CBOW"
 
@@ -82,9 +83,9 @@ def test_a_training_job_asks_for_its_architectures_measured_costs():
 
 def test_a_trained_row_is_scored_with_its_folder_and_batch_size():
     arguments = trained_targets().row_arguments("ESIM", [])
-    assert arguments[:4] == ["--kind", "trained", "--model", "ESIM"]
-    assert "--trained-model" in arguments and "data/models/equate/trained/ESIM" in arguments
-    assert arguments[-2:] == ["--batch-size", "64"]
+    assert arguments[:2] == ["--kind=trained", "--model=ESIM"]
+    assert "--trained-model=data/models/equate/trained/ESIM" in arguments
+    assert arguments[-1:] == ["--batch-size=64"]
 
 
 def test_a_trained_row_is_scored_with_at_least_its_training_memory():

@@ -43,7 +43,7 @@ def test_an_extra_embedding_has_its_own_rule_and_rows_in_every_table_but_4_and_5
         assert scores[-1] == EXTRA and EXTRA not in scores[:-1]
     for n in "45":
         assert EXTRA not in num.table_scores(SimpleNamespace(n=n))
-    assert num.beyond_paper_option() == ["--beyond-paper", "Mine"]
+    assert num.beyond_paper_option() == ["--beyond-paper=Mine"]
     assert targets().beyond_paper_option() == []
 
 

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from conftest import option_value, option_values
 from reprobe.errors import ConfigError
 from reprobe.numeracy.export_targets import NumeracyExports
 from reprobe.numeracy.retrain_settings import RetrainSettings
@@ -65,19 +66,19 @@ def test_corpus_parts_add_the_extra_text_last():
     assert extra.part_index(w(part="extra")) == 1
 
 def test_selection_settings_carry_the_cap_and_lowercasing():
-    option, text = NumeracyTargets(config(max_sentences=10, lowercase=True), {}, str
-                                   ).select_options()
-    assert option == "--settings"
+    (option,) = NumeracyTargets(config(max_sentences=10, lowercase=True), {}, str
+                                ).select_options()
+    text = option_value([option], "--settings")
     assert read_settings(text, SelectionSettings, "numeracy") == SelectionSettings(
         max_sentences=10, lowercase=True)
-    uncapped = NumeracyTargets(config(), {}, str).select_options()[1]
+    uncapped = option_value(NumeracyTargets(config(), {}, str).select_options(), "--settings")
     assert read_settings(uncapped, SelectionSettings, "numeracy").max_sentences is None
 
 
 def test_models_read_their_corpus_and_epochs(targets):
     assert targets.train_corpus(w(model="GloVe-All")) == "data/processed/numeracy/corpus/all.txt"
-    settings = read_settings(targets.retrain_arguments()[1], RetrainSettings,
-                             "numeracy.retrain")
+    settings = read_settings(option_value(targets.retrain_arguments(), "--settings"),
+                             RetrainSettings, "numeracy.retrain")
     assert settings.family_settings("glove")["epochs"] == 25
     assert settings.family_settings("word2vec")["epochs"] == 5
     assert "x_max" not in settings.family_settings("fasttext")
@@ -101,7 +102,8 @@ def test_tests_and_random_rows_by_role(targets):
     assert targets.random_num_tests(shelf) == []
     assert targets.random_num_option(shelf, w(num=[])) == []
     num = targets.random_num_tests(retrained)
-    assert targets.random_num_option(retrained, w(num=num)) == ["--num", *num] and len(num) == 1
+    assert targets.random_num_option(retrained, w(num=num)) == [f"--num={num[0]}"]
+    assert len(num) == 1
 
 
 def test_each_table_reads_only_its_scores(targets):
@@ -113,19 +115,19 @@ def test_each_table_reads_only_its_scores(targets):
 
 
 def test_test_rules_state_the_tie_break_and_ova_rule(targets):
-    option, text = contrastive_rules_arguments(config(ova_exclude_equidistant=False)["numeracy"])
-    assert option == "--settings"
+    (option,) = contrastive_rules_arguments(config(ova_exclude_equidistant=False)["numeracy"])
+    text = option_value([option], "--settings")
     assert read_settings(text, ContrastiveRules, "numeracy").keywords() == {
         "tie_break": "smaller", "exclude_equidistant": False}
     assert targets.test_rules == contrastive_rules_arguments(config()["numeracy"])
 
 
 def test_knn_and_pmi_settings_come_from_their_sections(targets):
-    knn = read_settings(targets.knn_arguments()[1], KnnSettings, "numeracy.knn")
+    knn = read_settings(option_value(targets.knn_arguments(), "--settings"), KnnSettings,
+                        "numeracy.knn")
     assert knn == KnnSettings(k=5, target="log", test_size=0.2)
-    option, text = targets.pmi_arguments()
-    assert option == "--settings"
-    pmi = read_settings(text, PmiSettings, "numeracy.pmi")
+    (option,) = targets.pmi_arguments()
+    pmi = read_settings(option_value([option], "--settings"), PmiSettings, "numeracy.pmi")
     assert (pmi.sentences, pmi.lambdas, pmi.smoothing, pmi.top) == (1000, [500, 1000], 100, 5)
 
 
@@ -149,15 +151,16 @@ def test_exports_write_one_folder_per_number_set(targets: NumeracyTargets) -> No
     assert exports.folders == [f"exports/numeracy/{name}"
                                for name in ("retrained", "off_the_shelf", "vec", "zip")]
     retrained = exports.arguments(w(number_set="retrained"))
-    assert retrained[retrained.index("--mag") + 1] == "results/numeracy/tests/retrained-mag"
-    assert retrained[retrained.index("--num") + 1] == "results/numeracy/tests/retrained-num"
-    assert json.loads(retrained[retrained.index("--sources-json") + 1]) == {
+    assert option_value(retrained, "--mag") == "results/numeracy/tests/retrained-mag"
+    assert option_value(retrained, "--num") == "results/numeracy/tests/retrained-num"
+    assert option_values(retrained, "--models") == list(targets.retrained)
+    assert json.loads(option_value(retrained, "--sources-json")) == {
         "dump": {"url": "https://d"}}
     vec = exports.arguments(w(number_set="vec"))
-    assert "--mag" not in vec and vec[vec.index("--models") + 1] == "vec"
-    assert json.loads(vec[vec.index("--sources-json") + 1]) == {
+    assert option_values(vec, "--mag") == [] and option_values(vec, "--models") == ["vec"]
+    assert json.loads(option_value(vec, "--sources-json")) == {
         "small": {"path": "v.txt", "sha256": "ab"}}
-    rules = read_settings(vec[vec.index("--settings") + 1], ContrastiveRules, "numeracy")
+    rules = read_settings(option_value(vec, "--settings"), ContrastiveRules, "numeracy")
     assert rules.tie_break == "smaller" and rules.ova_exclude_equidistant
     assert exports.inputs(w(number_set="off_the_shelf")) == [
         "results/numeracy/tests/off_the_shelf-mag"]

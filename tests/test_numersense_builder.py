@@ -133,7 +133,7 @@ def test_categories_first_match_else_misc(source: Path):
                                  "biology"]
     assert list(result.category_counts) == [*DEFAULT_LEXICON, MISC]
     assert result.category_counts["objects"] == 1 and result.category_counts["physics"] == 0
-    custom = build_probes(source, builder(lexicon={"garden": ("fountain",)}))
+    custom = build_probes(source, builder(lexicon={"garden": ["fountain"]}))
     assert custom.categories == [MISC, MISC, MISC, MISC, MISC, "garden", MISC]
     assert custom.category_counts == {"garden": 1, MISC: 6}
 

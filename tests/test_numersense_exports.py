@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from conftest import REPO
+from conftest import REPO, option_value, option_values
 from reprobe.config import expand_sources, fill_defaults, load_yaml, raw_target_path
 from reprobe.errors import InputFormatError, ReprobeError
 from reprobe.numersense import harness_utils
@@ -61,9 +61,9 @@ def test_the_released_tier_exports_the_released_test_sets_only() -> None:
     assert list(exports.datasets) == ["released-core", "released-all"]
     arguments = exports.arguments(SimpleNamespace(ns_export="released-all"))
     # Gold labels are configured there: the rows are the gold lines, nothing is compared.
-    assert arguments[arguments.index("--labels-from") + 1] == "gold"
-    assert "--compare" not in arguments
-    sources = json.loads(arguments[arguments.index("--sources-json") + 1])
+    assert option_value(arguments, "--labels-from") == "gold"
+    assert option_values(arguments, "--compare") == []
+    sources = json.loads(option_value(arguments, "--sources-json"))
     assert set(sources) == {"numersense_test_all_masked", "numersense_test_all_labels"}
     assert all(spec["url"].startswith("https://") for spec in sources.values())
 
@@ -82,7 +82,7 @@ def test_each_export_reads_its_rows_its_record_and_its_twin() -> None:
     # No gold for the all stand-in: the builder's labels give the rows.
     assert reads["released-all"]["labels"] == f"{data}/released/test.all.labelled.tsv"
     arguments = exports.arguments(SimpleNamespace(ns_export="released-all"))
-    assert arguments[arguments.index("--labels-from") + 1] == "builder"
+    assert option_value(arguments, "--labels-from") == "builder"
     assert reads["released-validation"]["compare"] == f"{data}/rebuilt/test.core.masked.tsv"
     assert reads["released-sentences"]["compare"] == f"{data}/rebuilt/train.masked.tsv"
     inputs = exports.inputs(SimpleNamespace(ns_export="rebuilt-all"))

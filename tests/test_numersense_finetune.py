@@ -197,9 +197,10 @@ def test_no_rows_is_an_error(tiny_bert: Path, tmp_path: Path) -> None:
 
 def test_rows_that_all_lose_their_masks_are_an_error(tiny_bert: Path, tmp_path: Path) -> None:
     """Every number word past max_length: no example survives, an error says so."""
-    rows = [LabelledProbe("a bird usually has <mask> legs .", "two")]
+    # The schema's shortest max_length (8 tokens) keeps none of a probe's words past it.
+    rows = [LabelledProbe("a bird that we saw in the garden usually has <mask> legs .", "two")]
     with pytest.raises(ReprobeError, match="none of the 1 training rows"):
-        tune(tiny_bert, rows, tmp_path / "ft", max_length=4)
+        tune(tiny_bert, rows, tmp_path / "ft", max_length=8)
 
 
 # -- the authors' procedure (finetune_authors) ------------------------------------------------

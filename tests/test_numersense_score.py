@@ -56,9 +56,9 @@ def test_score_writes_every_probe_line_and_every_convention(bert: Path, tmp_path
                                                             protocol: str) -> None:
     probes = write(tmp_path / "mine.tsv", LABELLED)
     out = tmp_path / "out"
-    assert main(["numersense", "score", "--model", str(bert), "--set", str(probes),
+    assert main(["numersense", "score", "--model", str(bert), "--probes", str(probes),
                  "--protocol", protocol, "--out", str(out),
-                 "--configfile", str(tmp_path / "none.yaml")]) == 0
+                 ]) == 0
     lines = read_prediction_lines(out / "mine.jsonl")
     # A repeated probe is repeated, as in the authors' prediction files.
     assert [line.probe for line in lines] == [p.split("\t")[0] for p in LABELLED.splitlines()]
@@ -73,8 +73,8 @@ def test_score_writes_every_probe_line_and_every_convention(bert: Path, tmp_path
 def test_a_txt_set_without_gold_writes_predictions_only(bert: Path, tmp_path: Path) -> None:
     probes = write(tmp_path / "plain.txt", "cats have <mask> legs.\ndogs have <mask> ears.\n")
     out = tmp_path / "out"
-    assert main(["numersense", "score", "--model", str(bert), "--set", str(probes),
-                 "--out", str(out), "--configfile", str(tmp_path / "none.yaml")]) == 0
+    assert main(["numersense", "score", "--model", str(bert), "--probes", str(probes),
+                 "--out", str(out)]) == 0
     assert len((out / "plain.jsonl").read_text(encoding="utf-8").splitlines()) == 2
     assert not (out / "plain.csv").exists()
 
@@ -82,7 +82,8 @@ def test_a_txt_set_without_gold_writes_predictions_only(bert: Path, tmp_path: Pa
 def test_named_sets_come_from_the_config(tmp_path: Path) -> None:
     core = write(tmp_path / "core.txt", "cats have <mask> legs.  \ncats have <mask> legs.  ")
     gold = write(tmp_path / "gold.tsv", "cats have <mask> legs.\tfour")
-    config = {"sources": {"c": {"path": str(core)}, "g": {"path": str(gold)}},
+    config = {"extends": None,  # stands alone: the embedded default's `all` must not join
+              "sources": {"c": {"path": str(core)}, "g": {"path": str(gold)}},
               "numersense": {"released": {"core": {"source": "c"}},
                              "gold": {"core": {"source": "g"}}}}
     configfile = write(tmp_path / "c.yaml", yaml.safe_dump(config))
@@ -91,7 +92,7 @@ def test_named_sets_come_from_the_config(tmp_path: Path) -> None:
     assert len(scored.probes) == 2 and scored.gold[0].label == "four"
     with pytest.raises(ReprobeError, match="numersense.released.all is not configured"):
         resolve_sets(["all"], [], [], configfile)
-    with pytest.raises(ReprobeError, match="--gold given 2 times for 1 --set"):
+    with pytest.raises(ReprobeError, match="--gold given 2 times for 1 --probes"):
         resolve_sets([str(core)], [str(gold), "-"], [], configfile)
 
 
@@ -127,8 +128,8 @@ def test_set_labels_name_the_table_column() -> None:
 
 def test_the_prediction_layout_is_the_authors(bert: Path, tmp_path: Path) -> None:
     probes = write(tmp_path / "one.txt", "cats have <mask> legs.")
-    assert main(["numersense", "score", "--model", str(bert), "--set", str(probes),
-                 "--out", str(tmp_path), "--configfile", str(tmp_path / "none.yaml")]) == 0
+    assert main(["numersense", "score", "--model", str(bert), "--probes", str(probes),
+                 "--out", str(tmp_path)]) == 0
     record = json.loads((tmp_path / "one.jsonl").read_text(encoding="utf-8"))
     assert set(record) == {"probe", "result_list"}
     assert set(record["result_list"][0]) == {"word", "score"}
@@ -138,8 +139,8 @@ def test_an_empty_gold_file_scores_nan_with_n_zero(bert: Path, tmp_path: Path) -
     probes = write(tmp_path / "few.txt", "cats have <mask> legs.\n")
     gold = write(tmp_path / "none.tsv", "")
     out = tmp_path / "out"
-    assert main(["numersense", "score", "--model", str(bert), "--set", str(probes),
+    assert main(["numersense", "score", "--model", str(bert), "--probes", str(probes),
                  "--gold", str(gold), "--out", str(out),
-                 "--configfile", str(tmp_path / "none.yaml")]) == 0
+                 ]) == 0
     rows = score_rows(out / "few.csv")
     assert {r["n"] for r in rows} == {"0"} and len(rows) == 12

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
+from conftest import option_value, option_values
 from reprobe.cli import build_parser
 from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
@@ -137,10 +138,9 @@ def test_configured_gold_labels_score_every_released_test_probe() -> None:
     assert targets.released_prediction_gold(wildcards(ns_set="core")) == raw_target("labels")
     # tiny-BERT is no row of the paper's: its rows are marked beyond the paper.
     arguments = targets.table2_arguments(wildcards(ns_variant="released"))
-    assert arguments == ["--beyond-paper", "tiny-BERT", "--no-zero", "none", "--gold",
-                         "core: labels"]
+    assert arguments == ["--beyond-paper=tiny-BERT", "--no-zero=none", "--gold=core: labels"]
     assert targets.table2_arguments(wildcards(ns_variant="rebuilt")) == [
-        "--beyond-paper", "tiny-BERT", "--no-zero", "none"]
+        "--beyond-paper=tiny-BERT", "--no-zero=none"]
 
 
 def test_each_protocol_is_a_row_of_its_own() -> None:
@@ -158,8 +158,8 @@ def test_each_protocol_is_a_row_of_its_own() -> None:
     assert list(targets.figure_predictions()) == ["GPT-2 (clean)", "tiny-BERT",
                                                    "Ft. tiny-BERT"]
     arguments = targets.probe_arguments(wildcards(ns_row="Ft.-tiny-BERT-clean"))
-    assert arguments[arguments.index("--protocol") + 1] == "clean"
-    assert arguments[arguments.index("--model") + 1] == f"{MODELS}/Ft.-tiny-BERT"
+    assert option_value(arguments, "--protocol") == "clean"
+    assert option_value(arguments, "--model") == f"{MODELS}/Ft.-tiny-BERT"
 
 
 def test_one_probe_job_per_row_scores_every_set() -> None:
@@ -173,26 +173,26 @@ def test_one_probe_job_per_row_scores_every_set() -> None:
                             f"{DATA}/rebuilt/test.all.masked.tsv", raw_target("val")]
     assert "model" not in targets.probe_inputs(wildcards(ns_row="GPT-2"))
     arguments = targets.probe_arguments(wildcards(ns_row="GPT-2"))
-    assert arguments[arguments.index("--model") + 1] == "gpt2"
-    assert arguments[arguments.index("--type") + 1] == "causal"
-    assert arguments[arguments.index("--protocol") + 1] == "authors"
-    sets = [arguments[i + 1] for i, a in enumerate(arguments) if a == "--set"]
-    golds = [arguments[i + 1] for i, a in enumerate(arguments) if a == "--gold"]
-    names = [arguments[i + 1] for i, a in enumerate(arguments) if a == "--name"]
+    assert option_value(arguments, "--model") == "gpt2"
+    assert option_value(arguments, "--type") == "causal"
+    assert option_value(arguments, "--protocol") == "authors"
+    sets = option_values(arguments, "--probes")
+    golds = option_values(arguments, "--gold")
+    names = option_values(arguments, "--name")
     assert names == ["rebuilt-core", "rebuilt-all", "released-validation"]
     assert sets[2] == golds[2] == raw_target("val")
     assert targets.probe_folder(wildcards(ns_row="GPT-2")) == "results/numersense/probe/GPT-2"
     options = targets.probe_options()
-    assert options[0] == "--settings"
-    probe = read_settings(options[1], ProbeSettings, "numersense")
+    assert len(options) == 1
+    probe = read_settings(option_value(options, "--settings"), ProbeSettings, "numersense")
     assert probe == ProbeSettings(batch_size=32, device="cpu", precision=None, threads=2,
                                   clean_bos=True)
     # The cores Snakemake gives a probing job are the threads torch is told to use.
     assert targets.job_threads == probe.threads
     # Table 3's templates take no BOS setting.
-    run = targets.run_options()
-    assert run[0] == "--settings" and "clean_bos" not in json.loads(run[1])
-    assert read_settings(run[1], RunSettings, "numersense").batch_size == 32
+    run = option_value(targets.run_options(), "--settings")
+    assert "clean_bos" not in json.loads(run)
+    assert read_settings(run, RunSettings, "numersense").batch_size == 32
 
 
 def test_the_builders_settings_keep_the_lexicons_order() -> None:
@@ -200,20 +200,18 @@ def test_the_builders_settings_keep_the_lexicons_order() -> None:
     lexicon = {"unit": ["week"], "biology": ["leg"], "animals": ["cat"]}
     targets = NumerSenseTargets(config(builder={"lexicon": lexicon, "min_tokens": 3}),
                                 raw_target)
-    arguments = targets.builder_arguments()
-    assert arguments[0] == "--settings"
-    builder = read_settings(arguments[1], BuilderSettings, "numersense.builder")
+    settings = option_value(targets.builder_arguments(), "--settings")
+    builder = read_settings(settings, BuilderSettings, "numersense.builder")
     assert list(builder.lexicon) == ["unit", "biology", "animals"]
     assert (builder.min_tokens, builder.max_tokens) == (3, 25)
-    assert list(json.loads(arguments[1])) == sorted(json.loads(arguments[1]))
+    assert list(json.loads(settings)) == sorted(json.loads(settings))
 
 
 def test_the_adversarial_settings_are_the_section() -> None:
     relations = {"RelatedTo": "adjective", "HasProperty": "any"}
     targets = NumerSenseTargets(config(adversarial={"relations": relations}), raw_target)
-    arguments = targets.adversarial_arguments()
-    assert arguments[0] == "--settings"
-    adversarial = read_settings(arguments[1], AdversarialSettings, "numersense.adversarial")
+    settings = option_value(targets.adversarial_arguments(), "--settings")
+    adversarial = read_settings(settings, AdversarialSettings, "numersense.adversarial")
     assert adversarial == AdversarialSettings(relations=relations, min_weight=1.0, variants=2)
     assert list(adversarial.relations) == ["RelatedTo", "HasProperty"]
 
@@ -222,8 +220,8 @@ def test_a_tiny_row_passes_its_kind_and_settings() -> None:
     tiny_gpt2 = {"tiny": {"kind": "gpt2", "steps": 7}, "type": "causal"}
     targets = NumerSenseTargets(config(models={"tiny-GPT-2": tiny_gpt2}), raw_target)
     options = targets.tiny_options(wildcards(ns_model="tiny-GPT-2"))
-    assert options[:3] == ["--kind", "gpt2", "--settings"]
-    tiny = read_settings(options[3], TinySettings, TINY_PATH)
+    assert options[0] == "--kind=gpt2" and len(options) == 2
+    tiny = read_settings(option_value(options, "--settings"), TinySettings, TINY_PATH)
     assert tiny == TinySettings(hidden=32, layers=2, heads=2, steps=7, lr=0.003,
                                 vocab_size=1000)
 
@@ -237,8 +235,9 @@ def test_fine_tuned_rows_start_from_their_base_folder() -> None:
     assert targets.model_location("Ft.-tiny-BERT") == f"{MODELS}/Ft.-tiny-BERT"
     assert targets.train_file() == f"{DATA}/rebuilt/train.masked.tsv"
     arguments = targets.finetune_arguments()
-    assert arguments[0] == "--settings" and arguments[2:] == ["--device", "cpu"]
-    assert read_settings(arguments[1], FinetuneSettings, "numersense.finetune").lr == 5e-05
+    assert arguments[1:] == ["--device=cpu"]
+    assert read_settings(option_value(arguments, "--settings"), FinetuneSettings,
+                         "numersense.finetune").lr == 5e-05
 
 
 def test_the_authors_train_set_is_the_plain_sentence_file() -> None:
@@ -248,10 +247,10 @@ def test_the_authors_train_set_is_the_plain_sentence_file() -> None:
                 "train_set": "authors", "procedure": "plain"}
     targets = NumerSenseTargets(config(released=released, finetune=finetune), raw_target)
     assert targets.train_file() == raw_target("gkb")
-    settings = read_settings(targets.finetune_arguments()[1], FinetuneSettings,
-                             "numersense.finetune")
+    settings = read_settings(option_value(targets.finetune_arguments(), "--settings"),
+                             FinetuneSettings, "numersense.finetune")
     assert (settings.layout, settings.procedure) == ("sentences", "plain")
-    assert targets.released_arguments() == ["--released-core", raw_target("core")]
+    assert targets.released_arguments() == [f"--released-core={raw_target('core')}"]
     assert list(targets.released_reads()) == ["core"]
     with pytest.raises(ConfigError, match="released.finetune_sentences"):
         NumerSenseTargets(config(finetune=finetune), raw_target)
@@ -269,7 +268,7 @@ def test_released_prediction_scores_join_the_released_table() -> None:
     assert "results/numersense/scores/released_predictions/core/BERT-Base.csv" in files
     arguments = targets.released_prediction_arguments(
         wildcards(ns_model="BERT-Base", ns_set="core"))
-    assert arguments[arguments.index("--row") + 1] == "BERT-Base (released predictions)"
+    assert option_value(arguments, "--row") == "BERT-Base (released predictions)"
     assert targets.released_prediction(wildcards(ns_model="BERT-Base", ns_set="core")) == \
         raw_target("pred")
 
@@ -338,11 +337,11 @@ def test_models_the_paper_did_not_test_are_beyond_it_with_their_rows() -> None:
     targets = NumerSenseTargets(section, raw_target)
     beyond = ["tiny-BERT", "Ft. tiny-BERT", "tiny-BERT (clean)", "Ft. tiny-BERT (clean)"]
     assert targets.beyond_paper == beyond
-    option = ["--beyond-paper", *beyond]
+    option = [f"--beyond-paper={row}" for row in beyond]
     assert targets.beyond_paper_option() == option
-    # The rows beyond the paper go first: the positional rows of Figure 3 stay last.
+    # The rows beyond the paper go first: the positional rows of Figure 3 stay last, after --.
     figure = targets.figure_arguments()
-    assert figure[:len(option) + 2] == [*option, "--no-zero", "none"]
+    assert figure[:len(option) + 2] == [*option, "--no-zero=none", "--"]
     assert figure[len(option) + 2:] == [f"{name}={path}" for name, path in
                                         targets.figure_predictions().items()]
     assert targets.table2_arguments(wildcards(ns_variant="rebuilt"))[:len(option)] == option
@@ -375,4 +374,4 @@ def test_the_shipped_configs_mark_only_models_the_paper_did_not_test(
     fill_defaults(loaded)  # the schema's defaults, as the Snakefile fills them in
     targets = NumerSenseTargets(loaded, raw_target)
     assert targets.beyond_paper == beyond
-    assert targets.beyond_paper_option() == (["--beyond-paper", *beyond] if beyond else [])
+    assert targets.beyond_paper_option() == [f"--beyond-paper={row}" for row in beyond]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reprobe.errors import InputFormatError, SourceError
+from reprobe.errors import ConfigError, InputFormatError, SourceError
 from reprobe.sources.lock import lock_path_for, lockable, pin_for, read_lock, record
 
 URL = "https://example.org/a.tsv"
@@ -48,7 +48,11 @@ def test_a_broken_lock_names_the_file_and_entry(tmp_path):
     with pytest.raises(InputFormatError, match=r"c\.lock\.yaml: sources\.a: expected url"):
         read_lock(lock)
     lock.write_text("sources: [\n")
-    with pytest.raises(InputFormatError, match=r"c\.lock\.yaml: line \d+: not valid YAML"):
+    with pytest.raises(ConfigError, match=r"c\.lock\.yaml:\d+:\d+: not valid YAML"):
+        read_lock(lock)
+    lock.write_text("sources:\n  a: {url: x}\n  a: {url: y}\n")
+    with pytest.raises(ConfigError, match=r"c\.lock\.yaml:3: duplicate key 'a' at lines 2 "
+                                          r"and 3"):
         read_lock(lock)
 
 

@@ -60,7 +60,7 @@ def write_config(root: Path) -> Path:
     """A config with the new stage only, reading one local text file."""
     sample = root / "lines.txt"
     sample.write_text("one\ntwo\n\nthree\n", encoding="utf-8")
-    config = {"seed": 1, "sources": {f"{NAME}_sample": {"path": str(sample)}},
+    config = {"extends": None, "seed": 1, "sources": {f"{NAME}_sample": {"path": str(sample)}},
               **yaml.safe_load(instantiate("config.yaml"))}
     path = root / "config/toy.yaml"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")

@@ -33,6 +33,18 @@ def test_optional_several_and_listed():
     assert parser_of(folds=listed("id files", at_least=0)).parse_args([]).folds == []
 
 
+def test_an_option_of_several_values_may_be_given_once_per_value():
+    # As the rules write a config's names: one `--option=VALUE` token each, a value beginning
+    # with - included (`--models -x` would read -x as an option).
+    parser = parser_of(models=several("row names"), output="CSV")
+    args = parser.parse_args(["--models=-x", "--models=b", "--output=-o.csv"])
+    assert (args.models, args.output) == (["-x", "b"], "-o.csv")
+    assert parser.parse_args(["--models", "a", "b", "--models=c", "--output", "o"]).models == [
+        "a", "b", "c"]
+    with pytest.raises(argparse.ArgumentError, match="expected at least one"):
+        parser.parse_args(["--models", "-x", "--output", "o"])
+
+
 def test_a_listed_option_needs_one_value_unless_at_least_is_0():
     with pytest.raises(SystemExit):
         parser_of(scores=listed("score CSVs")).parse_args([])

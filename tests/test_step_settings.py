@@ -75,10 +75,11 @@ def test_bad_settings_name_the_key(text, message):
         read_settings(text, EmbeddingSettings, "wikipse.embeddings")
 
 
-def test_a_missing_key_is_named():
-    values = {name: 1 for name in setting_names(EmbeddingSettings) if name != "alpha"}
-    with pytest.raises(ConfigError, match=r"no wikipse\.embeddings\.alpha"):
-        read_settings(json.dumps(values), EmbeddingSettings, "wikipse.embeddings")
+def test_a_missing_key_takes_the_schemas_default():
+    settings = read_settings('{"alpha": 0.5}', EmbeddingSettings, "wikipse.embeddings")
+    assert settings.alpha == 0.5
+    assert settings.min_count == schema_section("wikipse.embeddings")["properties"][
+        "min_count"]["default"]
 
 
 def test_help_lists_each_setting_with_the_schemas_description_and_default(capsys):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+from conftest import option_value, option_values
 from reprobe.config import CHECKOUT, fill_defaults, load_yaml
 from reprobe.wikipse.export_targets import WikiPseExports
 from reprobe.wikipse.paths import DATA
@@ -19,9 +20,9 @@ def test_exports_write_each_dataset_and_compare_it_with_the_other() -> None:
     exports = WikiPseExports(targets, sources, "dump")
     assert exports.folders == ["exports/wikipse/rebuilt", "exports/wikipse/released"]
     rebuilt = exports.arguments(SimpleNamespace(wp_dataset="rebuilt"))
-    assert rebuilt[rebuilt.index("--train") + 1] == f"{DATA}/dataset/train.tsv"
-    assert rebuilt[rebuilt.index("--compare-test") + 1] == raw_target("test")
-    assert json.loads(rebuilt[rebuilt.index("--sources-json") + 1]) == {
+    assert option_value(rebuilt, "--train") == f"{DATA}/dataset/train.tsv"
+    assert option_value(rebuilt, "--compare-test") == raw_target("test")
+    assert json.loads(option_value(rebuilt, "--sources-json")) == {
         "dump": {"url": "https://example.org/d.bz2", "sha256": "ab"},
         "map": {"path": "pkg package: m.map"}}
     released = exports.inputs(SimpleNamespace(wp_dataset="released"))
@@ -31,7 +32,8 @@ def test_exports_write_each_dataset_and_compare_it_with_the_other() -> None:
     del section["wikipse"]["typing"], section["wikipse"]["fold"]
     alone = WikiPseExports(WikiPseTargets(section, raw_target, []), sources, None)
     assert alone.folders == ["exports/wikipse/released"]
-    assert "--compare-variant" not in alone.arguments(SimpleNamespace(wp_dataset="released"))
+    released_alone = alone.arguments(SimpleNamespace(wp_dataset="released"))
+    assert option_values(released_alone, "--compare-variant") == []
 
 
 def test_the_supersense_dataset_gets_a_folder_of_its_own() -> None:
@@ -44,7 +46,7 @@ def test_the_supersense_dataset_gets_a_folder_of_its_own() -> None:
     exports = WikiPseExports(WikiPseTargets(section, raw_target, ["0000"]), sources, None)
     assert exports.folders[-1] == "exports/wikipse/supersense"
     arguments = exports.supersense_arguments()
-    assert arguments[0] == "--sources-json" and json.loads(arguments[1]) == sources
+    assert len(arguments) == 1 and json.loads(option_value(arguments, "--sources-json")) == sources
 
 
 def test_the_default_run_exports_the_supersense_dataset() -> None:
@@ -53,6 +55,6 @@ def test_the_default_run_exports_the_supersense_dataset() -> None:
     exports = WikiPseExports(WikiPseTargets(loaded, raw_target, ["0000"]),
                              loaded["sources"], loaded["wikipedia"]["dump"])
     assert "exports/wikipse/supersense" in exports.folders
-    (name,) = json.loads(exports.supersense_arguments()[1])
+    (name,) = json.loads(option_value(exports.supersense_arguments(), "--sources-json"))
     assert name == loaded["wikipse"]["supersense"]["corpus"]["source"]
 

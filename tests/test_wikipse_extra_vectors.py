@@ -306,12 +306,12 @@ def test_the_default_config_probes_one_embedding_beyond_the_paper():
             f"results/wikipse/probes/{variant}/extra/{file}.csv"
     assert not targets.extra_scores("authors_corpus")
     job = SimpleNamespace(wp_extra=file)
-    assert targets.extra_import_arguments(job)[-2:] == ["--format", "fasttext_bin"]
-    assert targets.extra_probe_arguments(job)[:4] == ["--row", f"{file} {BEYOND}", "--lookup",
-                                                      "plain"]
+    assert targets.extra_import_arguments(job)[-1:] == ["--format=fasttext_bin"]
+    assert targets.extra_probe_arguments(job)[:2] == [f"--row={file} {BEYOND}", "--lookup=plain"]
     arguments = targets.similarity_arguments()
-    assert arguments[:2] == ["--beyond", f"{file}=data/models/wikipse/extra/{file}"]
-    assert "--beyond" not in targets.similarity_arguments("authors_corpus")
+    assert arguments[:1] == [f"--beyond={file}=data/models/wikipse/extra/{file}"]
+    assert not any(token.startswith("--beyond") for token
+                   in targets.similarity_arguments("authors_corpus"))
 
 
 def test_two_names_with_one_file_name_are_refused():

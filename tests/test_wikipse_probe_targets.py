@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+from conftest import option_value, option_values
 from reprobe.step_settings import read_settings
 from reprobe.wikipse.paths import MODELS, TABLES
 from reprobe.wikipse.settings import EmbeddingProbeSettings
@@ -31,7 +32,7 @@ def test_the_authors_variants_probe_the_released_words_with_their_vectors() -> N
     # Every variant on the released words shares the released baselines.
     assert targets.probe_scores(job)[-1] == "results/wikipse/probes/released/baselines.csv"
     imported = targets.authors_embedding_arguments(job)
-    assert imported == ["--input", f"{raw_target('zip')}/e/s.txt", "--format", "word2vec_txt"]
+    assert imported == [f"--input={raw_target('zip')}/e/s.txt", "--format=word2vec_txt"]
     job.wp_variant = "authors_corpus"
     assert targets.probe_vectors(job) == f"{MODELS}/authors_corpus/sskip-unif-400"
     assert targets.authors_corpus_path(job) == f"{raw_target('zip')}/word_sclass/corpus.txt"
@@ -52,12 +53,13 @@ def test_probe_jobs_read_their_variant_and_name_their_row() -> None:
                                               raw_target("classes")]
     # The released files are checked against the class list.
     splits = targets.split_arguments(released)
-    assert splits[splits.index("--classes") + 1] == raw_target("classes")
-    assert "--classes" not in targets.split_arguments(SimpleNamespace(wp_variant="rebuilt"))
+    assert option_value(splits, "--classes") == raw_target("classes")
+    rebuilt = targets.split_arguments(SimpleNamespace(wp_variant="rebuilt"))
+    assert option_values(rebuilt, "--classes") == []
     arguments = targets.probe_arguments(released)
-    assert arguments[:4] == ["--row", "SSKIP unifΣ", "--dim", "16"]
-    assert arguments[4] == "--settings"
-    settings = read_settings(arguments[5], EmbeddingProbeSettings, "wikipse.probes")
+    assert arguments[:2] == ["--row=SSKIP unifΣ", "--dim=16"] and len(arguments) == 3
+    settings = read_settings(option_value(arguments, "--settings"), EmbeddingProbeSettings,
+                             "wikipse.probes")
     assert settings.classifiers == ["LR", "MLP"] and settings.ambiguity == "authors"
     assert targets.probe_scores(released)[-1] == "results/wikipse/probes/released/baselines.csv"
     released.wp_table = "table3"
@@ -73,7 +75,7 @@ def test_mlp_early_stopping_is_passed_when_configured() -> None:
     def early_stopping() -> bool:
         """The probe job's mlp_early_stopping setting."""
         arguments = WikiPseTargets(loaded, raw_target, ["0000"]).probe_arguments(wildcards)
-        return json.loads(arguments[arguments.index("--settings") + 1])["mlp_early_stopping"]
+        return json.loads(option_value(arguments, "--settings"))["mlp_early_stopping"]
 
     assert early_stopping() is False
     loaded["wikipse"]["probes"]["mlp_early_stopping"] = True

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
+from conftest import option_value, option_values
 from reprobe.config import CHECKOUT, fill_defaults, schema_errors
 from reprobe.errors import ConfigError
 from reprobe.step_settings import read_settings
@@ -84,9 +85,9 @@ def test_embedding_and_aggregate_names() -> None:
 def test_table_typing_reads_the_title_table() -> None:
     targets = WikiPseTargets(config(), raw_target, ["0000", "0001"])
     arguments = targets.typing_arguments()
-    assert arguments[arguments.index("--title-table") + 1] == raw_target("table")
-    assert arguments[arguments.index("--released-classes") + 1] == raw_target("classes")
-    assert "--freebase-types" not in arguments
+    assert option_value(arguments, "--title-table") == raw_target("table")
+    assert option_value(arguments, "--released-classes") == raw_target("classes")
+    assert option_values(arguments, "--freebase-types") == []
     assert targets.freebase_inputs() == {} and targets.freebase_arguments() == []
 
 
@@ -96,7 +97,7 @@ def test_freebase_typing_reads_the_streamed_tables() -> None:
                              raw_target, ["0000"])
     assert "freebase_types" in targets.typing_inputs()
     arguments = targets.freebase_arguments()
-    assert arguments[arguments.index("--mid-titles") + 1] == raw_target("mids") + "/mid2name.tsv"
+    assert option_value(arguments, "--mid-titles") == raw_target("mids") + "/mid2name.tsv"
 
 
 def test_a_method_without_its_source_names_the_key() -> None:
@@ -111,12 +112,14 @@ def test_tables_outputs_and_options() -> None:
     assert targets.shard_files("word.txt") == ["data/processed/wikipse/shards/0000/word.txt",
                                                "data/processed/wikipse/shards/0001/word.txt"]
     selection = targets.selection_arguments()
-    assert selection[:3] == ["--min-frequency", "20", "--settings"]
-    assert read_settings(selection[3], SelectionSettings, "wikipse.selection") == \
+    assert selection[0] == "--min-frequency=20" and len(selection) == 2
+    assert read_settings(option_value(selection, "--settings"), SelectionSettings,
+                         "wikipse.selection") == \
         SelectionSettings(single_per_split=None, multi_per_split=5)
     embed = targets.embedding_arguments(SimpleNamespace(wp_model="sskip", wp_dim="16"))
-    assert embed[:5] == ["--model", "sskip", "--dim", "16", "--settings"]
-    settings = read_settings(embed[5], EmbeddingSettings, "wikipse.embeddings")
+    assert embed[:2] == ["--model=sskip", "--dim=16"] and len(embed) == 3
+    settings = read_settings(option_value(embed, "--settings"), EmbeddingSettings,
+                             "wikipse.embeddings")
     assert settings.wang2vec_for("sskip") is None
 
 
@@ -127,7 +130,8 @@ def test_the_wang2vec_binary_trains_the_models_named(models: list[str], trained:
     settings["wikipse"]["embeddings"].update(wang2vec="bin/word2vec", wang2vec_models=models)
     targets = WikiPseTargets(settings, raw_target, ["0000"])
     embed = targets.embedding_arguments(SimpleNamespace(wp_model="skip", wp_dim="16"))
-    settings = read_settings(embed[-1], EmbeddingSettings, "wikipse.embeddings")
+    settings = read_settings(option_value(embed, "--settings"), EmbeddingSettings,
+                             "wikipse.embeddings")
     assert {model for model in ("skip", "sskip") if settings.wang2vec_for(model)} == trained
 
 
@@ -192,7 +196,7 @@ def test_without_typing_the_released_files_get_the_baselines_only() -> None:
                               "results/tables/wikipse/table2_released.csv",
                               "results/tables/wikipse/table4_released.csv"]
     assert targets.probed_in("released") == [] and targets.typing_inputs() == {}
-    assert targets.released_stats_arguments()[:2] == ["--train", "data/raw/train/train.txt"]
+    assert targets.released_stats_arguments()[:1] == ["--train=data/raw/train/train.txt"]
 
 
 def test_a_rebuild_without_the_wikipedia_corpus_is_an_error() -> None:

@@ -204,6 +204,7 @@ def test_url_sources_multistream_index_and_extraction_through_snakemake(tmp_path
     with tarfile.open(folder / "bundle.tar.gz", "w:gz") as archive:
         archive.add(tmp_path / "notes.txt", arcname="bundle/notes.txt")
     config = {
+        "extends": None,  # only the Wikipedia corpus: nothing of the embedded default's
         "seed": 1,
         "sources": {
             "dump": {"url": f"{base}/dump.xml.bz2", "size": dump.stat().st_size,
@@ -261,13 +262,13 @@ def test_training_threads_come_from_the_config_not_the_cores(tmp_path):
     # are; the paper config asks for 16, which Snakemake lowers to --cores.
     target = "data/models/numeracy/trained/Word2Vec-Num.txt"
     default = snakemake(tmp_path / "default", target, "-n", "-p").stdout
-    assert "--threads 1 2>" in default
+    assert "--threads=1 2>" in default
     command = [sys.executable, "-m", "snakemake", target, "-n", "-p", "--cores", "3",
                "-s", str(REPO / "Snakefile"), "-d", str(tmp_path / "paper"),
                "--configfile", str(REPO / "config/paper.yaml")]
     paper = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert paper.returncode == 0, paper.stderr[-3000:]
-    assert "--threads 3 2>" in paper.stdout and "cpus_per_task=3" in paper.stdout
+    assert "--threads=3 2>" in paper.stdout and "cpus_per_task=3" in paper.stdout
 
 
 def test_default_run_builds_the_five_equate_sets_and_their_tables(default_run):

@@ -17,6 +17,7 @@ from reprobe.job_times import record_job_time
 from reprobe.report import commands as report_commands
 from reprobe.sources import commands as sources_commands
 from reprobe.stages import register_commands
+from reprobe.step_settings import resolve_settings
 from reprobe.wikipedia import commands as wikipedia_commands
 
 log = logging.getLogger("reprobe")
@@ -73,6 +74,7 @@ def run_step(args: argparse.Namespace) -> int:
     status 1 (the traceback too with --debug)."""
     debug = args.debug or os.environ.get("REPROBE_DEBUG", "") not in ("", "0")
     try:
+        resolve_settings(args)
         args.handler(args)
     except KeyboardInterrupt:
         log.error("interrupted; outputs are only ever renamed into place when complete")

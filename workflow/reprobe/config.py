@@ -6,112 +6,36 @@ import copy
 import functools
 import importlib.util
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from reprobe.config_files import CHECKOUT, SAFE_LOADER, assembled_config
+from reprobe.config_files import load_yaml as load_yaml  # the config readers' one door
 from reprobe.errors import ConfigError
 
 if TYPE_CHECKING:  # jsonschema loads when a config is checked, not at every start
     import jsonschema
 
-# The workflow checkout this package runs from (workflow/reprobe/config.py -> root).
-CHECKOUT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "config.schema.yaml"
-
-
-def yaml_error_line(path: Path | str, exc: yaml.YAMLError) -> str:
-    """One line for a YAML syntax error: `file:line:column: problem (context)`, 1-based."""
-    mark = getattr(exc, "problem_mark", None)
-    if mark is None:
-        return f"{path}: not valid YAML: {' '.join(str(exc).split())}"
-    problem = getattr(exc, "problem", None) or "syntax error"
-    context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
-    if context and context_mark is not None:
-        problem += f" ({context} at line {context_mark.line + 1}, column {context_mark.column + 1})"
-    elif context:
-        problem += f" ({context})"
-    return f"{path}:{mark.line + 1}:{mark.column + 1}: not valid YAML: {problem}"
-
-
-# libyaml's parser where PyYAML was built with it: the schema and config are read by every
-# Snakemake process, one per job on a cluster, and the pure-Python parser takes ~0.15 s a file.
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def load_yaml(path: Path) -> dict[str, Any]:
-    """Read a YAML config file, naming the file, line and column on a syntax error."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{path}: no such config file") from exc
-    try:
-        data = yaml.load(text, Loader=SAFE_LOADER)
-    except yaml.YAMLError:
-        try:  # the pure-Python parser again, for its message: it says what it found instead
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise ConfigError(yaml_error_line(path, exc)) from exc
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a mapping of settings at the top level")
-    return data
-
-
-def check_yaml_syntax(path: Path | str) -> None:
-    """Raise ConfigError when `path` exists but is not a YAML mapping (file:line:column)."""
-    # Snakemake's own loader says only "Config file is not valid JSON or YAML".
-    if Path(path).is_file():
-        load_yaml(Path(path))
 
 
 @functools.lru_cache(maxsize=4)
 def load_schema(schema_path: Path = SCHEMA_PATH) -> dict[str, Any]:
-    """The config schema (read once per process; callers must not change it)."""
-    return yaml.load(schema_path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+    """The config schema, with the checks across keys (reprobe.config_constraints) attached
+    to the nodes they concern (read once per process; callers must not change it)."""
+    from reprobe.config_constraints import attach_constraints
 
-
-def schema_errors(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> list[str]:
-    """One readable line per schema violation, each starting with the dotted key it concerns."""
-    import jsonschema
-
-    validator = jsonschema.Draft202012Validator(load_schema(schema_path))
-    lines = []
-    for error in sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path)):
-        lines.append(_describe(error))
-    return lines
-
-
-def _describe(error: jsonschema.ValidationError) -> str:
-    """Describe one violation by its key path (and the offending key for unknown keys)."""
-    key = ".".join(str(part) for part in error.absolute_path) or "(top level)"
-    if error.validator == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        unknown = sorted(set(error.instance) - set(allowed)) if isinstance(
-            error.instance, dict) else []
-        names = ", ".join(f"{key}.{u}" if key != "(top level)" else u for u in unknown)
-        hint = f" (known keys: {', '.join(allowed)})" if allowed else ""
-        return f"unknown key {names}{hint}"
-    if error.validator == "required":
-        return f"{key}: {error.message}"
-    path = list(error.absolute_path)
-    if error.validator == "oneOf" and len(path) == 2 and path[0] == "sources":
-        return f"{key}: a source needs exactly one of 'url' or 'path'"
-    return f"{key}: {error.message}"
-
-
-def check_config(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> None:
-    """Raise ConfigError listing every schema violation and broken cross-reference."""
-    problems = schema_errors(config, schema_path)
-    if problems:
-        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
-    check_references(config)
+    return attach_constraints(yaml.load(schema_path.read_text(encoding="utf-8"),
+                                        Loader=SAFE_LOADER))
 
 
 @functools.cache
-def _defaults_filler() -> Any:
-    """jsonschema's validator whose `properties` check first fills in absent defaults."""
+def _validator_class() -> Any:
+    """jsonschema's validator whose `properties` check first fills in absent defaults (so that
+    a check across keys sees the value a step will use) and which runs `x-constraints`."""
     import jsonschema
 
     properties_check = jsonschema.Draft202012Validator.VALIDATORS["properties"]
@@ -125,16 +49,83 @@ def _defaults_filler() -> Any:
                     instance.setdefault(name, copy.deepcopy(subschema["default"]))
         yield from properties_check(validator, properties, instance, schema)
 
-    # jsonschema's documented recipe (its FAQ; also what snakemake.utils.validate does), on the
-    # schema already read by check_config rather than a second parse of it.
-    return jsonschema.validators.extend(jsonschema.Draft202012Validator,
-                                        {"properties": set_defaults})
+    def constraints(validator: Any, names: list[str], instance: Any,
+                    schema: dict[str, Any]) -> Any:
+        """The named checks across keys of reprobe.config_constraints, on a filled object."""
+        from reprobe.config_constraints import constraint_problems
+
+        for problem in constraint_problems(names, instance):
+            yield jsonschema.ValidationError(problem, validator="x-constraints")
+
+    # jsonschema's documented recipe for defaults (its FAQ; also snakemake.utils.validate's).
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        {"properties": set_defaults, "x-constraints": constraints})
+
+
+def validation_errors(instance: Any, schema: dict[str, Any], prefix: str = "") -> list[str]:
+    """One readable line per violation of `schema` by `instance`, each starting with the
+    dotted key it concerns (`prefix` first); the schema's defaults are filled into
+    `instance` on the way, in place."""
+    validator = _validator_class()(schema)
+    errors = sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in
+                                                                     e.absolute_path])
+    return list(dict.fromkeys(_describe(error, prefix) for error in errors))
+
+
+def schema_errors(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> list[str]:
+    """One readable line per schema violation of a config (checked with its defaults filled,
+    on a copy), each starting with the dotted key it concerns."""
+    return validation_errors(copy.deepcopy(config), load_schema(schema_path))
+
+
+def _describe(error: jsonschema.ValidationError, prefix: str = "") -> str:
+    """Describe one violation by its key path (and the offending key for unknown keys)."""
+    parts = [prefix] if prefix else []
+    key = ".".join([*parts, *(str(part) for part in error.absolute_path)]) or "(top level)"
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        unknown = sorted(set(error.instance) - set(allowed)) if isinstance(
+            error.instance, dict) else []
+        names = ", ".join(f"{key}.{u}" if key != "(top level)" else u for u in unknown)
+        hint = f" (known keys: {', '.join(allowed)})" if allowed else ""
+        return f"unknown key {names}{hint}"
+    if "propertyNames" in list(error.relative_schema_path)[-2:-1]:
+        message = error.schema.get("x-message") or error.message
+        return f"{key}: the name {error.instance!r} is refused: {message}"
+    if error.validator == "pattern" and error.schema.get("x-message"):
+        return f"{key}: {error.instance!r} is refused: {error.schema['x-message']}"
+    explained = [sub.schema["x-message"] for sub in error.context or ()
+                 if isinstance(sub.schema, dict) and sub.schema.get("x-message")]
+    if error.validator in ("oneOf", "anyOf") and explained:
+        return f"{key}: {error.instance!r} is refused: {explained[0]}"
+    path = list(error.absolute_path)
+    if error.validator == "oneOf" and len(path) == 2 and path[0] == "sources" and not prefix:
+        return f"{key}: a source needs exactly one of 'url' or 'path'"
+    return f"{key}: {error.message}"
+
+
+def check_config(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> None:
+    """Raise ConfigError listing every schema violation and broken cross-reference."""
+    problems = schema_errors(config, schema_path)
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+    check_references(config)
 
 
 def fill_defaults(config: dict[str, Any], schema_path: Path = SCHEMA_PATH) -> None:
     """Fill the schema's defaults into `config`, in place, where a key is absent."""
-    for _ in _defaults_filler()(load_schema(schema_path)).iter_errors(config):
-        pass  # check_config has reported any violation; here only the defaults matter
+    validation_errors(config, load_schema(schema_path))  # check_config reported any problem
+
+
+def loaded_config(configfiles: Sequence[Path | str] = (),
+                  overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The config a run of these files (and `--config` values) uses, as the workflow loads
+    it: laid over its `extends` chain, checked, and with the schema's defaults filled in."""
+    config = assembled_config(configfiles, overrides)
+    check_config(config)
+    fill_defaults(config)
+    return config
 
 
 def reference_errors(config: dict[str, Any]) -> list[str]:
@@ -159,7 +150,7 @@ def reference_errors(config: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
-def _resolve(node: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+def resolve_ref(node: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     """A schema node with its local `$ref` (`#/$defs/name`) merged in."""
     ref = node.get("$ref")
     if not ref:
@@ -167,13 +158,13 @@ def _resolve(node: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
     target = schema
     for part in ref.removeprefix("#/").split("/"):
         target = target[part]
-    return {**_resolve(target, schema), **{k: v for k, v in node.items() if k != "$ref"}}
+    return {**resolve_ref(target, schema), **{k: v for k, v in node.items() if k != "$ref"}}
 
 
 def _source_references(value: Any, node: dict[str, Any], key: str, schema: dict[str, Any],
                        sources: dict[str, Any]) -> list[str]:
     """Problems of the source names inside one config value, walked beside its schema node."""
-    node = _resolve(node, schema)
+    node = resolve_ref(node, schema)
     problems: list[str] = []
     for alternative in (*node.get("oneOf", ()), *node.get("anyOf", ()), *node.get("allOf", ())):
         problems += _source_references(value, alternative, key, schema, sources)
@@ -188,7 +179,7 @@ def _source_references(value: Any, node: dict[str, Any], key: str, schema: dict[
         source = value.get("source")
         member_of = sources.get(source) if isinstance(source, str) else None
         if value.get("member") and member_of is not None and not member_of.get("extract") \
-                and _resolve(properties.get("source", {}), schema).get("x-source"):
+                and resolve_ref(properties.get("source", {}), schema).get("x-source"):
             problems.append(f"{key}.member: source {source!r} is not extracted (extract: true)")
     elif isinstance(value, list) and isinstance(node.get("items"), dict):
         for index, item in enumerate(value):
@@ -336,15 +327,16 @@ def fetch_inputs(sources: dict[str, dict[str, Any]], source: str, filename: str)
 
 def fetch_arguments(spec: dict[str, Any], download: dict[str, Any], source: str,
                     checksum_list: str | None = None) -> list[str]:
-    """The `reprobe fetch` arguments that materialise a source as configured."""
+    """The `reprobe fetch` arguments that materialise a source as configured, each option and
+    its value one token (`--path=-train.tsv`: a value may begin with -)."""
     if "url" in spec:
-        args = ["--url", spec["url"], "--retries", download["retries"],
-                "--backoff", download["backoff"], "--timeout", download["timeout"]]
+        args = {"url": spec["url"], "retries": download["retries"],
+                "backoff": download["backoff"], "timeout": download["timeout"]}
         if checksum_list is not None:
-            args += ["--sha1-list", checksum_list]
+            args["sha1-list"] = checksum_list
     else:
-        args = ["--path", local_source_path(spec, source)]
+        args = {"path": local_source_path(spec, source)}
     for key in ("sha256", "size"):
         if spec.get(key) is not None:
-            args += [f"--{key}", spec[key]]
-    return [str(arg) for arg in args]
+            args[key] = spec[key]
+    return [f"--{option}={value}" for option, value in args.items()]

@@ -6,6 +6,11 @@ settings (one `--settings` JSON, `reprobe.step_settings`). The first two are dec
 keyword arguments, in the order `--help` lists them: a plain string is a required option's help;
 `optional`, `several`, `listed` and `one_of` say otherwise. Values stay strings, as argparse
 gives them, so a handler reads `args.output` as before.
+
+The rules write every value that can come from a config as `--option=value` (argparse reads
+`--model -x` as a missing value, `--model=-x` as the row `-x`), and an option of several values
+as that option once per value (`--models=A --models=-B`): `several` options gather what each of
+their occurrences gives (argparse's `extend`), so `--counts A B` reads as before.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ def optional(help: str) -> Option:
 
 
 def several(help: str, required: bool = True) -> Option:
-    """An option taking one or more values (`--counts A B C`), required unless said."""
+    """An option taking one or more values (`--counts A B C`, or `--counts=A --counts=B`: each
+    occurrence adds its values), required unless said."""
     return Option(help, required=required, nargs="+")
 
 
@@ -60,6 +66,8 @@ def _add(parser: argparse.ArgumentParser, metavar: str, spec: dict[str, str | Op
         if option.positional:
             parser.add_argument(name, **keywords)
         else:
+            if option.nargs is not None:  # every occurrence adds its values
+                keywords["action"] = "extend"
             parser.add_argument(f"--{name.replace('_', '-')}", required=option.required,
                                 **keywords)
 

@@ -31,8 +31,8 @@ rule fetch_source:
     params:
         arguments=fetch_command_arguments,
     shell:
-        "python -m reprobe fetch --source {wildcards.source:q} {params.arguments:q} "
-        "--output {output:q} 2> {log:q}"
+        "python -m reprobe fetch --source={wildcards.source:q} {params.arguments:q} "
+        "--output={output:q} 2> {log:q}"
 
 
 rule extract_source:
@@ -53,5 +53,5 @@ rule extract_source:
         mem_mb=job_memory("extract_source"),
         runtime=lambda wildcards: fetch_runtime_minutes(SOURCES[wildcards.source]),
     shell:
-        "python -m reprobe extract --source {wildcards.source:q} --archive {input:q} "
-        "--output {output:q} 2> {log:q}"
+        "python -m reprobe extract --source={wildcards.source:q} --archive={input:q} "
+        "--output={output:q} 2> {log:q}"

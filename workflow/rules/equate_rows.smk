@@ -21,8 +21,8 @@ rule equate_train_hyp:
         seed=config["seed"],
         settings=EQ.hyp_arguments(),
     shell:
-        "python -m reprobe equate train-hyp --train {params.train:q} --output {output:q} "
-        "--seed {params.seed:q} {params.settings:q} 2> {log:q}"
+        "python -m reprobe equate train-hyp --train={params.train:q} --output={output:q} "
+        "--seed={params.seed:q} {params.settings:q} 2> {log:q}"
 
 
 rule equate_tiny_model:
@@ -46,8 +46,8 @@ rule equate_tiny_model:
         seed=config["seed"],
         settings=EQ.tiny_arguments,
     shell:
-        "python -m reprobe equate tiny-model --train {params.train:q} --output-dir {output:q} "
-        "--seed {params.seed:q} {params.settings:q} 2> {log:q}"
+        "python -m reprobe equate tiny-model --train={params.train:q} --output-dir={output:q} "
+        "--seed={params.seed:q} {params.settings:q} 2> {log:q}"
 
 
 rule equate_checkpoint:
@@ -69,7 +69,9 @@ rule equate_checkpoint:
     params:
         files=EQ.checkpoint_arguments,
     shell:
-        "python -m reprobe equate checkpoint --output-dir {output:q} {params.files:q} 2> {log:q}"
+        # NAME=PATH pairs last, after `--`: a hub file name from the config may begin with -.
+        "python -m reprobe equate checkpoint --output-dir={output:q} -- {params.files:q} "
+        "2> {log:q}"
 
 
 # A row on every set of a variant that is scored whole: its model loads once (row_jobs.py).
@@ -98,7 +100,7 @@ for eq_variant in EQ_ROWS.variants():
         params:
             arguments=EQ_ROWS.arguments(eq_variant),
         shell:
-            "python -m reprobe equate score {params.arguments:q} --threads {threads:q} "
+            "python -m reprobe equate score {params.arguments:q} --threads={threads:q} "
             "--scores {output.scores:q} --predictions {output.predictions:q} 2> {log:q}"
 
 
@@ -124,9 +126,9 @@ rule equate_score_shard:
     params:
         arguments=EQ.score_arguments,
     shell:
-        "python -m reprobe equate score {params.arguments:q} --test-set {wildcards.test_set:q} "
-        "--variant {wildcards.variant:q} --threads {threads:q} --shard {wildcards.shard:q} "
-        "--shards {wildcards.shards:q} --predictions {output:q} 2> {log:q}"
+        "python -m reprobe equate score {params.arguments:q} --test-set={wildcards.test_set:q} "
+        "--variant={wildcards.variant:q} --threads={threads:q} --shard={wildcards.shard:q} "
+        "--shards={wildcards.shards:q} --predictions={output:q} 2> {log:q}"
 
 
 rule equate_score:
@@ -152,6 +154,6 @@ rule equate_score:
         arguments=EQ.score_arguments,
         gather=EQ.gather_options,
     shell:
-        "python -m reprobe equate score {params.arguments:q} --test-set {wildcards.test_set:q} "
-        "--variant {wildcards.variant:q} --threads {threads:q} --scores {output.scores:q} "
-        "--predictions {output.predictions:q} {params.gather:q} 2> {log:q}"
+        "python -m reprobe equate score {params.arguments:q} --test-set={wildcards.test_set:q} "
+        "--variant={wildcards.variant:q} --threads={threads:q} --scores={output.scores:q} "
+        "--predictions={output.predictions:q} {params.gather:q} 2> {log:q}"

@@ -21,8 +21,8 @@ rule equate_awpnli:
         problems=EQ.input_param("arithmetic"),
         seed=config["seed"],
     shell:
-        "python -m reprobe equate awpnli --problems {params.problems:q} --output {output:q} "
-        "--seed {params.seed:q} {input.folds:q} 2> {log:q}"
+        "python -m reprobe equate awpnli --problems={params.problems:q} --output={output:q} "
+        "--seed={params.seed:q} {input.folds:q} 2> {log:q}"
 
 
 rule equate_stresstest:
@@ -44,8 +44,8 @@ rule equate_stresstest:
         seed=config["seed"],
         cap=EQ.stresstest_options(),
     shell:
-        "python -m reprobe equate stresstest --aqua {params.aqua:q} --output {output:q} "
-        "--seed {params.seed:q} {params.cap:q} 2> {log:q}"
+        "python -m reprobe equate stresstest --aqua={params.aqua:q} --output={output:q} "
+        "--seed={params.seed:q} {params.cap:q} 2> {log:q}"
 
 
 rule equate_newsnli_shard:
@@ -69,8 +69,8 @@ rule equate_newsnli_shard:
         stories=EQ.input_param("cnn_stories"),
         shards=config["equate"]["newsnli"]["shards"],
     shell:
-        "python -m reprobe equate newsnli-shard --stories {params.stories:q} "
-        "--shard {wildcards.shard:q} --shards {params.shards:q} --output {output.parquet:q} "
+        "python -m reprobe equate newsnli-shard --stories={params.stories:q} "
+        "--shard={wildcards.shard:q} --shards={params.shards:q} --output={output.parquet:q} "
         "2> {log:q}"
 
 
@@ -92,7 +92,7 @@ rule equate_newsnli:
     params:
         stories=EQ.input_param("cnn_stories"),
     shell:
-        "python -m reprobe equate newsnli --stories {params.stories:q} --output {output:q} "
+        "python -m reprobe equate newsnli --stories={params.stories:q} --output={output:q} "
         "{input.shards:q} 2> {log:q}"
 
 
@@ -115,7 +115,7 @@ rule equate_reddit_titles:
         # Pushshift compressed with a 2 GiB window: the decoder may need that much.
         **job_resources("equate_reddit_titles"),
     shell:
-        "python -m reprobe equate reddit-titles --dump {input:q} --output {output.parquet:q} "
+        "python -m reprobe equate reddit-titles --dump={input:q} --output={output.parquet:q} "
         "2> {log:q}"
 
 
@@ -136,7 +136,7 @@ rule equate_redditnli:
     params:
         settings=EQ.redditnli_arguments(),
     shell:
-        "python -m reprobe equate redditnli {params.settings:q} --output {output:q} {input:q} "
+        "python -m reprobe equate redditnli {params.settings:q} --output={output:q} {input:q} "
         "2> {log:q}"
 
 
@@ -161,9 +161,9 @@ rule equate_label:
     params:
         released=EQ.released_file,
     shell:
-        "python -m reprobe equate label --test-set {wildcards.test_set:q} "
-        "--candidates {input.candidates:q} --released {params.released:q} "
-        "--output {output.pairs:q} --recovery {output.recovery:q} 2> {log:q}"
+        "python -m reprobe equate label --test-set={wildcards.test_set:q} "
+        "--candidates={input.candidates:q} --released={params.released:q} "
+        "--output={output.pairs:q} --recovery={output.recovery:q} 2> {log:q}"
 
 
 rule equate_compare:
@@ -186,8 +186,8 @@ rule equate_compare:
     params:
         released=EQ.released_file,
     shell:
-        "python -m reprobe equate recovery --test-set {wildcards.test_set:q} "
-        "--rebuilt {input.rebuilt:q} --released {params.released:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe equate recovery --test-set={wildcards.test_set:q} "
+        "--rebuilt={input.rebuilt:q} --released={params.released:q} --output={output:q} 2> {log:q}"
 
 
 rule equate_perturb:
@@ -209,6 +209,6 @@ rule equate_perturb:
         newsnli=EQ.perturbation_param(),
         seed=config["seed"],
     shell:
-        "python -m reprobe equate perturb --newsnli {params.newsnli:q} "
-        "--unperturbed {output.unperturbed:q} --perturbed {output.perturbed:q} "
-        "--seed {params.seed:q} 2> {log:q}"
+        "python -m reprobe equate perturb --newsnli={params.newsnli:q} "
+        "--unperturbed={output.unperturbed:q} --perturbed={output.perturbed:q} "
+        "--seed={params.seed:q} 2> {log:q}"

@@ -26,8 +26,8 @@ rule equate_table6:
     params:
         predictions=EQ.table_options,
     shell:
-        "python -m reprobe equate table6 --reference {input.reference:q} --csv {output.csv:q} "
-        "--md {output.md:q} {params.predictions:q} {input.scores:q} 2> {log:q}"
+        "python -m reprobe equate table6 --reference={input.reference:q} --csv={output.csv:q} "
+        "--md={output.md:q} {params.predictions:q} {input.scores:q} 2> {log:q}"
 
 
 rule equate_perturbation_table:
@@ -51,8 +51,8 @@ rule equate_perturbation_table:
     params:
         beyond=EQ.beyond_paper_option(),
     shell:
-        "python -m reprobe equate perturbation-table --reference {input.reference:q} "
-        "--csv {output.csv:q} --md {output.md:q} {params.beyond:q} {input.scores:q} 2> {log:q}"
+        "python -m reprobe equate perturbation-table --reference={input.reference:q} "
+        "--csv={output.csv:q} --md={output.md:q} {params.beyond:q} {input.scores:q} 2> {log:q}"
 
 
 rule equate_recovery_table:
@@ -73,7 +73,7 @@ rule equate_recovery_table:
     resources:
         **job_resources("equate_recovery_table"),
     shell:
-        "python -m reprobe equate recovery-table --csv {output.csv:q} --md {output.md:q} "
+        "python -m reprobe equate recovery-table --csv={output.csv:q} --md={output.md:q} "
         "{input:q} 2> {log:q}"
 
 
@@ -96,7 +96,7 @@ rule equate_export:
     params:
         arguments=EQ_EXPORTS.arguments,
     shell:
-        "python -m reprobe equate export {params.arguments:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe equate export {params.arguments:q} --output={output:q} 2> {log:q}"
 
 
 rule equate_harness_tasks:
@@ -114,4 +114,4 @@ rule equate_harness_tasks:
     resources:
         **job_resources("equate_harness_tasks"),
     shell:
-        "python -m reprobe equate harness-tasks --output {output:q} {input:q} 2> {log:q}"
+        "python -m reprobe equate harness-tasks --output={output:q} {input:q} 2> {log:q}"

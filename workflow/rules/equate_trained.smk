@@ -21,8 +21,8 @@ rule equate_vocabulary:
         train=EQ.input_param("nli_train", "train"),
         vectors=EQ.input_param("word_vectors", "vectors"),
     shell:
-        "python -m reprobe equate vocabulary --train {params.train:q} "
-        "--vectors {params.vectors:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe equate vocabulary --train={params.train:q} "
+        "--vectors={params.vectors:q} --output={output:q} 2> {log:q}"
 
 
 rule equate_train_baseline:
@@ -49,9 +49,9 @@ rule equate_train_baseline:
         seed=config["seed"],
         settings=EQ_TRAINED.row_settings,
     shell:
-        "python -m reprobe equate train-baseline --train {params.train:q} --dev {params.dev:q} "
-        "--vocabulary {input.vocabulary:q} --output-dir {output:q} --seed {params.seed:q} "
-        "--threads {threads:q} {params.settings:q} 2> {log:q}"
+        "python -m reprobe equate train-baseline --train={params.train:q} --dev={params.dev:q} "
+        "--vocabulary={input.vocabulary:q} --output-dir={output:q} --seed={params.seed:q} "
+        "--threads={threads:q} {params.settings:q} 2> {log:q}"
 
 
 rule equate_table7:
@@ -75,5 +75,5 @@ rule equate_table7:
     params:
         beyond=EQ.beyond_paper_option(),
     shell:
-        "python -m reprobe equate table7 --reference {input.reference:q} --csv {output.csv:q} "
-        "--md {output.md:q} {params.beyond:q} {input.scores:q} 2> {log:q}"
+        "python -m reprobe equate table7 --reference={input.reference:q} --csv={output.csv:q} "
+        "--md={output.md:q} {params.beyond:q} {input.scores:q} 2> {log:q}"

@@ -44,7 +44,7 @@ rule numeracy_count:
     resources:
         **NUM.resources("numeracy_count"),
     shell:
-        "python -m reprobe numeracy count --sentences {input:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe numeracy count --sentences={input:q} --output={output:q} 2> {log:q}"
 
 
 rule numeracy_select:
@@ -70,9 +70,9 @@ rule numeracy_select:
         seed=config["seed"],
         settings=NUM.select_options(),
     shell:
-        "python -m reprobe numeracy select --sentences {input.sentences:q} "
-        "--shard-index {params.index:q} --counts {input.counts:q} --seed {params.seed:q} "
-        "{params.settings:q} --output-dir {params.folder:q} 2> {log:q}"
+        "python -m reprobe numeracy select --sentences={input.sentences:q} "
+        "--shard-index={params.index:q} --counts {input.counts:q} --seed={params.seed:q} "
+        "{params.settings:q} --output-dir={params.folder:q} 2> {log:q}"
 
 
 rule numeracy_corpus:
@@ -98,8 +98,8 @@ rule numeracy_corpus:
     params:
         folders=[f"{NUM_DATA}/parts/{part}" for part in NUM.corpus_parts],
     shell:
-        "python -m reprobe numeracy corpus --num {output.num:q} --all {output.all:q} "
-        "--stats {output.stats:q} {params.folders:q} 2> {log:q}"
+        "python -m reprobe numeracy corpus --num={output.num:q} --all={output.all:q} "
+        "--stats={output.stats:q} {params.folders:q} 2> {log:q}"
 
 
 rule numeracy_train:
@@ -126,9 +126,9 @@ rule numeracy_train:
         settings=NUM.retrain_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy train --family {params.family:q} --corpus {input:q} "
-        "--output {output:q} {params.settings:q} --seed {params.seed:q} "
-        "--threads {threads:q} 2> {log:q}"
+        "python -m reprobe numeracy train --family={params.family:q} --corpus={input:q} "
+        "--output={output:q} {params.settings:q} --seed={params.seed:q} "
+        "--threads={threads:q} 2> {log:q}"
 
 
 rule numeracy_vectors:
@@ -150,8 +150,8 @@ rule numeracy_vectors:
         file=NUM.vectors_file,
         format=NUM.vectors_format,
     shell:
-        "python -m reprobe numeracy vectors --input {params.file:q} --format {params.format:q} "
-        "--output {output.kv:q} 2> {log:q}"
+        "python -m reprobe numeracy vectors --input={params.file:q} --format={params.format:q} "
+        "--output={output.kv:q} 2> {log:q}"
 
 
 rule numeracy_numerals:
@@ -172,8 +172,8 @@ rule numeracy_numerals:
     resources:
         **NUM.resources("numeracy_numerals"),
     shell:
-        "python -m reprobe numeracy numerals --vectors {input:q} --model {wildcards.model:q} "
-        "--output {output.numerals:q} --scores {output.scores:q} 2> {log:q}"
+        "python -m reprobe numeracy numerals --vectors={input:q} --model={wildcards.model:q} "
+        "--output={output.numerals:q} --scores={output.scores:q} 2> {log:q}"
 
 
 rule numeracy_shared_tests:
@@ -198,7 +198,7 @@ rule numeracy_shared_tests:
     params:
         rules=NUM.test_rules,
     shell:
-        "python -m reprobe numeracy tests --kind {wildcards.kind:q} --output-dir {output:q} "
+        "python -m reprobe numeracy tests --kind={wildcards.kind:q} --output-dir={output:q} "
         "{params.rules:q} {input:q} 2> {log:q}"
 
 
@@ -219,7 +219,7 @@ rule numeracy_model_tests:
     params:
         rules=NUM.test_rules,
     shell:
-        "python -m reprobe numeracy tests --kind num --output-dir {output:q} {params.rules:q} "
+        "python -m reprobe numeracy tests --kind=num --output-dir={output:q} {params.rules:q} "
         "{input:q} 2> {log:q}"
 
 
@@ -245,9 +245,9 @@ rule numeracy_probe:
         role=NUM.role,
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy probe --vectors {input.vectors:q} --model {wildcards.model:q} "
-        "--role {params.role:q} --mag {input.mag:q} --num {input.num:q} --seed {params.seed:q} "
-        "--output {output:q} 2> {log:q}"
+        "python -m reprobe numeracy probe --vectors={input.vectors:q} --model={wildcards.model:q} "
+        "--role={params.role:q} --mag={input.mag:q} --num={input.num:q} --seed={params.seed:q} "
+        "--output={output:q} 2> {log:q}"
 
 
 rule numeracy_random:
@@ -275,9 +275,9 @@ rule numeracy_random:
         dim=NUM.random_dim,
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy random --model {params.name:q} --role {wildcards.role:q} "
-        "--mag {input.mag:q} {params.num:q} --dim {params.dim:q} --seed {params.seed:q} "
-        "--output {output:q} 2> {log:q}"
+        "python -m reprobe numeracy random --model={params.name:q} --role={wildcards.role:q} "
+        "--mag={input.mag:q} {params.num:q} --dim={params.dim:q} --seed={params.seed:q} "
+        "--output={output:q} 2> {log:q}"
 
 
 rule numeracy_knn:
@@ -299,13 +299,13 @@ rule numeracy_knn:
     resources:
         **NUM.resources("numeracy_knn"),
     params:
-        models=NUM.models,
+        models=NUM.knn_models(),
         settings=NUM.knn_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy knn --models {params.models:q} --vectors {input.vectors:q} "
+        "python -m reprobe numeracy knn {params.models:q} --vectors {input.vectors:q} "
         "--numerals {input.numerals:q} --set-numerals {input.set_numerals:q} "
-        "{params.settings:q} --seed {params.seed:q} --output {output:q} 2> {log:q}"
+        "{params.settings:q} --seed={params.seed:q} --output={output:q} 2> {log:q}"
 
 
 # A person's embedding (numeracy.extra_vectors): every table's rows from its own numbers, by
@@ -330,9 +330,9 @@ rule numeracy_extra:
         settings=NUM.extra_probe_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy probe --vectors {input:q} --format kv "
-        "--model {wildcards.model:q} {params.settings:q} --seed {params.seed:q} "
-        "--output {output:q} 2> {log:q}"
+        "python -m reprobe numeracy probe --vectors={input:q} --format=kv "
+        "--model={wildcards.model:q} {params.settings:q} --seed={params.seed:q} "
+        "--output={output:q} 2> {log:q}"
 
 
 rule numeracy_pmi:
@@ -352,11 +352,12 @@ rule numeracy_pmi:
     resources:
         **NUM.resources("numeracy_pmi"),
     params:
+        sentences=NUM.pmi_sentences,
         settings=NUM.pmi_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe numeracy pmi --sentences {input:q} {params.settings:q} "
-        "--seed {params.seed:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe numeracy pmi {params.sentences:q} {params.settings:q} "
+        "--seed={params.seed:q} --output={output:q} 2> {log:q}"
 
 
 rule numeracy_table:
@@ -383,8 +384,8 @@ rule numeracy_table:
         rules=NUM.test_rules,
         beyond=NUM.beyond_paper_option(),
     shell:
-        "python -m reprobe numeracy table {params.beyond:q} --table table{wildcards.n:q} "
-        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} "
+        "python -m reprobe numeracy table {params.beyond:q} --table=table{wildcards.n:q} "
+        "--reference={input.reference:q} --csv={output.csv:q} --md={output.md:q} "
         "{params.rules:q} {input.scores:q} 2> {log:q}"
 
 
@@ -407,4 +408,4 @@ rule numeracy_export:
     params:
         arguments=NUM_EXPORTS.arguments,
     shell:
-        "python -m reprobe numeracy export {params.arguments:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe numeracy export {params.arguments:q} --output={output:q} 2> {log:q}"

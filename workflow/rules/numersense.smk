@@ -49,9 +49,9 @@ rule numersense_core:
         omcs=NS.input_param("omcs"),
         settings=NS.builder_arguments(),
     shell:
-        "python -m reprobe numersense build-core --omcs {params.omcs:q} {params.settings:q} "
-        "--txt {output.txt:q} --tsv {output.tsv:q} --card {output.card:q} "
-        "--categories {output.categories:q} --filters {output.filters:q} 2> {log:q}"
+        "python -m reprobe numersense build-core --omcs={params.omcs:q} {params.settings:q} "
+        "--txt={output.txt:q} --tsv={output.tsv:q} --card={output.card:q} "
+        "--categories={output.categories:q} --filters={output.filters:q} 2> {log:q}"
 
 
 rule numersense_all:
@@ -75,9 +75,9 @@ rule numersense_all:
         conceptnet=NS.input_param("conceptnet"),
         settings=NS.adversarial_arguments(),
     shell:
-        "python -m reprobe numersense build-all --core {input.core:q} "
-        "--conceptnet {params.conceptnet:q} {params.settings:q} --txt {output.txt:q} "
-        "--tsv {output.tsv:q} --card {output.card:q} 2> {log:q}"
+        "python -m reprobe numersense build-all --core={input.core:q} "
+        "--conceptnet={params.conceptnet:q} {params.settings:q} --txt={output.txt:q} "
+        "--tsv={output.tsv:q} --card={output.card:q} 2> {log:q}"
 
 
 rule numersense_train:
@@ -101,8 +101,8 @@ rule numersense_train:
         generics=NS.input_param("generics"),
         exclude=NS.test_probe_files(),
     shell:
-        "python -m reprobe numersense build-train --generics {params.generics:q} "
-        "--tsv {output.tsv:q} --card {output.card:q} {params.exclude:q} 2> {log:q}"
+        "python -m reprobe numersense build-train --generics={params.generics:q} "
+        "--tsv={output.tsv:q} --card={output.card:q} {params.exclude:q} 2> {log:q}"
 
 
 rule numersense_released_labels:
@@ -129,9 +129,9 @@ rule numersense_released_labels:
         released=NS.released_arguments(),
         labelled=NS.labelled_arguments,
     shell:
-        "python -m reprobe numersense released-labels --rebuilt-core {input.core:q} "
-        "--rebuilt-all {input.all:q} --rebuilt-train {input.train:q} {params.released:q} "
-        "{params.labelled:q} --csv {output.csv:q} --md {output.md:q} 2> {log:q}"
+        "python -m reprobe numersense released-labels --rebuilt-core={input.core:q} "
+        "--rebuilt-all={input.all:q} --rebuilt-train={input.train:q} {params.released:q} "
+        "{params.labelled:q} --csv={output.csv:q} --md={output.md:q} 2> {log:q}"
 
 
 rule numersense_tiny:
@@ -157,8 +157,8 @@ rule numersense_tiny:
         settings=NS.tiny_options,
         seed=config["seed"],
     shell:
-        "python -m reprobe numersense tiny {params.settings:q} --omcs {params.omcs:q} "
-        "--generics {params.generics:q} --seed {params.seed:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe numersense tiny {params.settings:q} --omcs={params.omcs:q} "
+        "--generics={params.generics:q} --seed={params.seed:q} --output={output:q} 2> {log:q}"
 
 
 rule numersense_finetune:
@@ -185,8 +185,8 @@ rule numersense_finetune:
         base=NS.base_model,
         settings=NS.finetune_arguments(),
     shell:
-        "python -m reprobe numersense finetune --base {params.base:q} --train {input.train:q} "
-        "--output {output:q} {params.settings:q} 2> {log:q}"
+        "python -m reprobe numersense finetune --base={params.base:q} --train={input.train:q} "
+        "--output={output:q} {params.settings:q} 2> {log:q}"
 
 
 rule numersense_probe:
@@ -215,7 +215,7 @@ rule numersense_probe:
         out=NS.probe_folder,
     shell:
         "python -m reprobe numersense score {params.sets:q} {params.settings:q} "
-        "--out {params.out:q} 2> {log:q}"
+        "--out={params.out:q} 2> {log:q}"
 
 
 rule numersense_score_released:
@@ -238,7 +238,7 @@ rule numersense_score_released:
     params:
         row=NS.released_prediction_arguments,
     shell:
-        "python -m reprobe numersense score-released {params.row:q} --scores {output:q} "
+        "python -m reprobe numersense score-released {params.row:q} --scores={output:q} "
         "2> {log:q}"
 
 
@@ -266,8 +266,8 @@ rule numersense_templates:
         settings=NS.run_options(),
         seed=config["seed"],
     shell:
-        "python -m reprobe numersense templates {params.row:q} --seed {params.seed:q} "
-        "{params.settings:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe numersense templates {params.row:q} --seed={params.seed:q} "
+        "{params.settings:q} --output={output:q} 2> {log:q}"
 
 
 rule numersense_table2:
@@ -291,9 +291,9 @@ rule numersense_table2:
     params:
         settings=NS.table2_arguments,
     shell:
-        "python -m reprobe numersense table2 --variant {wildcards.ns_variant:q} "
-        "{params.settings:q} --reference {input.reference:q} --csv {output.csv:q} "
-        "--md {output.md:q} {input.scores:q} 2> {log:q}"
+        "python -m reprobe numersense table2 --variant={wildcards.ns_variant:q} "
+        "{params.settings:q} --reference={input.reference:q} --csv={output.csv:q} "
+        "--md={output.md:q} {input.scores:q} 2> {log:q}"
 
 
 rule numersense_table2_conventions:
@@ -317,7 +317,7 @@ rule numersense_table2_conventions:
         beyond=NS.beyond_paper_option(),
     shell:
         "python -m reprobe numersense table2-conventions {params.beyond:q} "
-        "--csv {output.csv:q} --md {output.md:q} {input.scores:q} 2> {log:q}"
+        "--csv={output.csv:q} --md={output.md:q} {input.scores:q} 2> {log:q}"
 
 
 rule numersense_table3:
@@ -341,8 +341,8 @@ rule numersense_table3:
     params:
         beyond=NS.beyond_paper_option(),
     shell:
-        "python -m reprobe numersense table3 {params.beyond:q} --reference {input.reference:q} "
-        "--csv {output.csv:q} --md {output.md:q} {input.results:q} 2> {log:q}"
+        "python -m reprobe numersense table3 {params.beyond:q} --reference={input.reference:q} "
+        "--csv={output.csv:q} --md={output.md:q} {input.results:q} 2> {log:q}"
 
 
 rule numersense_figure3:
@@ -368,8 +368,8 @@ rule numersense_figure3:
     params:
         arguments=NS.figure_arguments(),
     shell:
-        "python -m reprobe numersense figure3 --categories {input.categories:q} "
-        "--reference {input.reference:q} --csv {output.csv:q} --png {output.png:q} "
+        "python -m reprobe numersense figure3 --categories={input.categories:q} "
+        "--reference={input.reference:q} --csv={output.csv:q} --png={output.png:q} "
         "{params.arguments:q} 2> {log:q}"
 
 
@@ -394,7 +394,7 @@ rule numersense_export:
     params:
         arguments=NS_EXPORTS.arguments,
     shell:
-        "python -m reprobe numersense export {params.arguments:q} --output {output:q} "
+        "python -m reprobe numersense export {params.arguments:q} --output={output:q} "
         "2> {log:q}"
 
 
@@ -415,4 +415,4 @@ rule numersense_harness_tasks:
     resources:
         **job_resources("numersense_harness_tasks"),
     shell:
-        "python -m reprobe numersense harness-tasks --output {output:q} {input:q} 2> {log:q}"
+        "python -m reprobe numersense harness-tasks --output={output:q} {input:q} 2> {log:q}"

@@ -41,5 +41,5 @@ rule report_page:
     params:
         arguments=RP.arguments,
     shell:
-        "python -m reprobe report page {params.arguments:q} --output {output.page:q} "
-        "--summary {output.summary:q} {input:q} 2> {log:q}"
+        "python -m reprobe report page {params.arguments:q} --output={output.page:q} "
+        "--summary={output.summary:q} {input:q} 2> {log:q}"

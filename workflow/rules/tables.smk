@@ -23,5 +23,5 @@ rule table_wikipedia_stats:
     resources:
         **job_resources("table_wikipedia_stats"),
     shell:
-        "python -m reprobe table wikipedia-stats --stats {input:q} --csv {output.csv:q} "
-        "--md {output.md:q} 2> {log:q}"
+        "python -m reprobe table wikipedia-stats --stats={input:q} --csv={output.csv:q} "
+        "--md={output.md:q} 2> {log:q}"

@@ -21,15 +21,13 @@ rule wikipedia_plan:
     resources:
         **job_resources("wikipedia_plan"),
     params:
-        index=lambda wildcards, input: (
-            ["--index", str(input.index)] if input.index else []
-        ),
+        index=lambda wildcards, input: [f"--index={path}" for path in input.index],
         shards=WIKI["shards"],
         block_pages=WIKI["block_pages"],
     shell:
-        "python -m reprobe wikipedia plan --dump {input.dump:q} {params.index:q} "
-        "--shards {params.shards:q} --block-pages {params.block_pages:q} "
-        "--output {output:q} 2> {log:q}"
+        "python -m reprobe wikipedia plan --dump={input.dump:q} {params.index:q} "
+        "--shards={params.shards:q} --block-pages={params.block_pages:q} "
+        "--output={output:q} 2> {log:q}"
 
 
 rule wikipedia_shard:
@@ -56,8 +54,8 @@ rule wikipedia_shard:
         shard=lambda wildcards: int(wildcards.shard),
         folder=lambda wildcards, output: Path(output.stats).parent,
     shell:
-        "python -m reprobe wikipedia shard --plan {input.plan:q} --dump {input.dump:q} "
-        "--shard {params.shard:q} --output-dir {params.folder:q} 2> {log:q}"
+        "python -m reprobe wikipedia shard --plan={input.plan:q} --dump={input.dump:q} "
+        "--shard={params.shard:q} --output-dir={params.folder:q} 2> {log:q}"
 
 
 rule wikipedia_gather:
@@ -88,8 +86,8 @@ rule wikipedia_gather:
         output_dir=lambda wildcards, output: Path(output.stats).parent,
         memory_mb=WIKI["gather_memory_mb"],
     shell:
-        "python -m reprobe wikipedia gather --output-dir {params.output_dir:q} "
-        "--memory-mb {params.memory_mb:q} {params.folders:q} 2> {log:q}"
+        "python -m reprobe wikipedia gather --output-dir={params.output_dir:q} "
+        "--memory-mb={params.memory_mb:q} {params.folders:q} 2> {log:q}"
 
 
 rule wikipedia:

@@ -23,8 +23,8 @@ rule wikipse_embed:
         settings=WP.embedding_arguments,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse embed {params.settings:q} --seed {params.seed:q} "
-        "--corpus {params.corpus:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe wikipse embed {params.settings:q} --seed={params.seed:q} "
+        "--corpus={params.corpus:q} --output={output:q} 2> {log:q}"
 
 
 # The same training on the authors' own corpora (the bundle's corpus.txt and
@@ -64,7 +64,7 @@ rule wikipse_authors_vectors:
     params:
         files=WP.authors_embedding_arguments,
     shell:
-        "python -m reprobe wikipse import-vectors {params.files:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe wikipse import-vectors {params.files:q} --output={output:q} 2> {log:q}"
 
 
 # Each embedding beyond the paper (wikipse.extra_vectors), converted once to a vectors folder
@@ -104,7 +104,7 @@ rule wikipse_aggregate:
         words=lambda wildcards, input: input.words,
     shell:
         "python -m reprobe wikipse aggregate --words {params.words:q} "
-        "--sense-vectors {input.senses:q} --unif {output.unif:q} --wght {output.wght:q} 2> {log:q}"
+        "--sense-vectors={input.senses:q} --unif={output.unif:q} --wght={output.wght:q} 2> {log:q}"
 
 
 # unifΣ/wghtΣ of word/S-class vectors trained on the authors' corpus, or of theirs, weighted by

@@ -26,8 +26,8 @@ rule wikipse_probe:
         seed=config["seed"],
     shell:
         "python -m reprobe wikipse probe {params.splits:q} "
-        "--vectors {input.vectors:q} {params.settings:q} --seed {params.seed:q} "
-        "--scores {output.scores:q} --predictions {output.predictions:q} 2> {log:q}"
+        "--vectors={input.vectors:q} {params.settings:q} --seed={params.seed:q} "
+        "--scores={output.scores:q} --predictions={output.predictions:q} 2> {log:q}"
 
 
 # The same probes of an embedding beyond the paper, its words looked up plain (@x@, x, X).
@@ -71,7 +71,7 @@ rule wikipse_released_stats:
         ambiguity=WP.ambiguity_argument(),
     shell:
         "python -m reprobe wikipse released-stats {params.splits:q} {params.ambiguity:q} "
-        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} 2> {log:q}"
+        "--reference={input.reference:q} --csv={output.csv:q} --md={output.md:q} 2> {log:q}"
 
 
 rule wikipse_baselines:
@@ -94,8 +94,8 @@ rule wikipse_baselines:
         seed=config["seed"],
     shell:
         "python -m reprobe wikipse baselines {params.splits:q} {params.ambiguity:q} "
-        "--seed {params.seed:q} "
-        "--scores {output:q} 2> {log:q}"
+        "--seed={params.seed:q} "
+        "--scores={output:q} 2> {log:q}"
 
 
 rule wikipse_table:
@@ -121,9 +121,9 @@ rule wikipse_table:
     params:
         ambiguity=WP.ambiguity_argument(),
     shell:
-        "python -m reprobe wikipse table --table {wildcards.wp_table:q} {params.ambiguity:q} "
-        "--variant {wildcards.wp_variant:q} --reference {input.reference:q} --csv {output.csv:q} "
-        "--md {output.md:q} {input.scores:q} 2> {log:q}"
+        "python -m reprobe wikipse table --table={wildcards.wp_table:q} {params.ambiguity:q} "
+        "--variant={wildcards.wp_variant:q} --reference={input.reference:q} --csv={output.csv:q} "
+        "--md={output.md:q} {input.scores:q} 2> {log:q}"
 
 
 rule wikipse_variants_table:
@@ -150,8 +150,8 @@ rule wikipse_variants_table:
         ambiguity=WP.ambiguity_argument(),
         scores=WP.variants_arguments,
     shell:
-        "python -m reprobe wikipse variants --table {wildcards.wp_table:q} {params.ambiguity:q} "
-        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {params.scores:q} "
+        "python -m reprobe wikipse variants --table={wildcards.wp_table:q} {params.ambiguity:q} "
+        "--reference={input.reference:q} --csv={output.csv:q} --md={output.md:q} {params.scores:q} "
         "2> {log:q}"
 
 
@@ -173,5 +173,5 @@ rule wikipse_public:
         arguments=WP.public_arguments,
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse public {params.arguments:q} --seed {params.seed:q} "
-        "--scores {output:q} 2> {log:q}"
+        "python -m reprobe wikipse public {params.arguments:q} --seed={params.seed:q} "
+        "--scores={output:q} 2> {log:q}"

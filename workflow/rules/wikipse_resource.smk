@@ -21,8 +21,8 @@ rule wikipse_freebase:
     params:
         files=WP.freebase_arguments(),
     shell:
-        "python -m reprobe wikipse freebase {params.files:q} --types-out {output.types:q} "
-        "--titles-out {output.titles:q} 2> {log:q}"
+        "python -m reprobe wikipse freebase {params.files:q} --types-out={output.types:q} "
+        "--titles-out={output.titles:q} 2> {log:q}"
 
 
 rule wikipse_typing:
@@ -48,10 +48,10 @@ rule wikipse_typing:
         memory_mb=WP.gather_memory_mb(),
         files=WP.typing_arguments(),
     shell:
-        "python -m reprobe wikipse typing {params.files:q} --output {output.typed:q} "
-        "--counts {output.counts:q} --fold-csv {output.fold_csv:q} --fold-md {output.fold_md:q} "
-        "--typing-csv {output.typing_csv:q} --typing-md {output.typing_md:q} "
-        "--memory-mb {params.memory_mb:q} 2> {log:q}"
+        "python -m reprobe wikipse typing {params.files:q} --output={output.typed:q} "
+        "--counts={output.counts:q} --fold-csv={output.fold_csv:q} --fold-md={output.fold_md:q} "
+        "--typing-csv={output.typing_csv:q} --typing-md={output.typing_md:q} "
+        "--memory-mb={params.memory_mb:q} 2> {log:q}"
 
 
 rule wikipse_corpus_shard:
@@ -84,9 +84,9 @@ rule wikipse_corpus_shard:
         folder=lambda wildcards, output: Path(output.stats).parent,
         classes=WP.class_order_option(),
     shell:
-        "python -m reprobe wikipse corpus-shard --sentences {input.sentences:q} "
-        "--links {input.links:q} --redirects {input.redirects:q} --typed {input.typed:q} "
-        "{params.classes:q} --output-dir {params.folder:q} 2> {log:q}"
+        "python -m reprobe wikipse corpus-shard --sentences={input.sentences:q} "
+        "--links={input.links:q} --redirects={input.redirects:q} --typed={input.typed:q} "
+        "{params.classes:q} --output-dir={params.folder:q} 2> {log:q}"
 
 
 rule wikipse_corpus:
@@ -118,8 +118,8 @@ rule wikipse_corpus:
         shards=lambda wildcards, input: [Path(f).parent for f in input.stats],
         memory_mb=WP.gather_memory_mb(),
     shell:
-        "python -m reprobe wikipse corpus --output-dir {params.folder:q} "
-        "--memory-mb {params.memory_mb:q} {params.shards:q} 2> {log:q}"
+        "python -m reprobe wikipse corpus --output-dir={params.folder:q} "
+        "--memory-mb={params.memory_mb:q} {params.shards:q} 2> {log:q}"
 
 
 rule wikipse_dataset:
@@ -153,9 +153,9 @@ rule wikipse_dataset:
         seed=config["seed"],
         memory_mb=WP.gather_memory_mb(),
     shell:
-        "python -m reprobe wikipse dataset --corpus-dir {params.corpus:q} {params.selection:q} "
-        "--seed {params.seed:q} --output-dir {params.folder:q} --reference {input.reference:q} "
-        "--csv {output.csv:q} --md {output.md:q} --memory-mb {params.memory_mb:q} 2> {log:q}"
+        "python -m reprobe wikipse dataset --corpus-dir={params.corpus:q} {params.selection:q} "
+        "--seed={params.seed:q} --output-dir={params.folder:q} --reference={input.reference:q} "
+        "--csv={output.csv:q} --md={output.md:q} --memory-mb={params.memory_mb:q} 2> {log:q}"
 
 
 rule wikipse_released:
@@ -177,8 +177,8 @@ rule wikipse_released:
     params:
         released=WP.released_arguments(),
     shell:
-        "python -m reprobe wikipse released --words {input.words:q} {params.released:q} "
-        "--csv {output.csv:q} --md {output.md:q} 2> {log:q}"
+        "python -m reprobe wikipse released --words={input.words:q} {params.released:q} "
+        "--csv={output.csv:q} --md={output.md:q} 2> {log:q}"
 
 
 rule wikipse_export:
@@ -198,4 +198,4 @@ rule wikipse_export:
     params:
         arguments=WP_EXPORTS.arguments,
     shell:
-        "python -m reprobe wikipse export {params.arguments:q} --output {output:q} 2> {log:q}"
+        "python -m reprobe wikipse export {params.arguments:q} --output={output:q} 2> {log:q}"

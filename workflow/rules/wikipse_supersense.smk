@@ -26,7 +26,7 @@ rule wikipse_supersense_dataset:
         seed=config["seed"],
     shell:
         "python -m reprobe wikipse supersense-dataset {params.arguments:q} "
-        "--seed {params.seed:q} --output-dir {params.folder:q} 2> {log:q}"
+        "--seed={params.seed:q} --output-dir={params.folder:q} 2> {log:q}"
 
 
 rule wikipse_supersense_probe:
@@ -51,8 +51,8 @@ rule wikipse_supersense_probe:
         arguments=WP.supersense_probe_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse supersense-probe --train {input.train:q} --test {input.test:q} "
-        "{params.arguments:q} --seed {params.seed:q} --scores {output:q} 2> {log:q}"
+        "python -m reprobe wikipse supersense-probe --train={input.train:q} --test={input.test:q} "
+        "{params.arguments:q} --seed={params.seed:q} --scores={output:q} 2> {log:q}"
 
 
 rule wikipse_table8:
@@ -74,8 +74,8 @@ rule wikipse_table8:
     resources:
         **job_resources("wikipse_table8"),
     shell:
-        "python -m reprobe wikipse table --table table8 --variant supersense "
-        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {input.scores:q} "
+        "python -m reprobe wikipse table --table=table8 --variant=supersense "
+        "--reference={input.reference:q} --csv={output.csv:q} --md={output.md:q} {input.scores:q} "
         "2> {log:q}"
 
 
@@ -99,6 +99,6 @@ rule wikipse_supersense_export:
     params:
         sources=WP_EXPORTS.supersense_arguments(),
     shell:
-        "python -m reprobe wikipse supersense-export --train {input.train:q} "
-        "--test {input.test:q} --card {input.card:q} {params.sources:q} --output {output:q} "
+        "python -m reprobe wikipse supersense-export --train={input.train:q} "
+        "--test={input.test:q} --card={input.card:q} {params.sources:q} --output={output:q} "
         "2> {log:q}"

@@ -21,8 +21,8 @@ rule wikipse_nlp:
         arguments=WP.nlp_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse nlp {params.arguments:q} --seed {params.seed:q} "
-        "--scores {output:q} 2> {log:q}"
+        "python -m reprobe wikipse nlp {params.arguments:q} --seed={params.seed:q} "
+        "--scores={output:q} 2> {log:q}"
 
 
 rule wikipse_mc:
@@ -44,8 +44,8 @@ rule wikipse_mc:
         arguments=WP.mc_arguments(),
         seed=config["seed"],
     shell:
-        "python -m reprobe wikipse mc {params.arguments:q} --seed {params.seed:q} "
-        "--scores {output:q} 2> {log:q}"
+        "python -m reprobe wikipse mc {params.arguments:q} --seed={params.seed:q} "
+        "--scores={output:q} 2> {log:q}"
 
 
 rule wikipse_table5:
@@ -69,8 +69,8 @@ rule wikipse_table5:
     params:
         variant="rebuilt",
     shell:
-        "python -m reprobe wikipse table --table table5 --variant {params.variant:q} "
-        "--reference {input.reference:q} --csv {output.csv:q} --md {output.md:q} {input.scores:q} "
+        "python -m reprobe wikipse table --table=table5 --variant={params.variant:q} "
+        "--reference={input.reference:q} --csv={output.csv:q} --md={output.md:q} {input.scores:q} "
         "2> {log:q}"
 
 
@@ -93,8 +93,8 @@ rule wikipse_similarity:
     params:
         arguments=WP.similarity_arguments(),
     shell:
-        "python -m reprobe wikipse similarity --reference {input.reference:q} "
-        "--csv {output.csv:q} --md {output.md:q} {params.arguments:q} 2> {log:q}"
+        "python -m reprobe wikipse similarity --reference={input.reference:q} "
+        "--csv={output.csv:q} --md={output.md:q} {params.arguments:q} 2> {log:q}"
 
 
 rule wikipse_analyses:
@@ -117,8 +117,8 @@ rule wikipse_analyses:
         arguments=WP.analysis_arguments(),
         out=lambda wildcards, output: Path(output[0]).parent,
     shell:
-        "python -m reprobe wikipse analyses --word-vectors {input.vectors:q} "
-        "--output-dir {params.out:q} {params.arguments:q} 2> {log:q}"
+        "python -m reprobe wikipse analyses --word-vectors={input.vectors:q} "
+        "--output-dir={params.out:q} {params.arguments:q} 2> {log:q}"
 
 
 # Tables 5-7 and Figures 3-6 once more for embeddings trained on the authors' corpus, on the

@@ -21,7 +21,7 @@ from reprobe.equate.trained_commands import register_trained
 from reprobe.errors import ReprobeError
 from reprobe.io import atomic_write_text
 from reprobe.step_options import add_names, add_paths, listed, one_of, optional, several
-from reprobe.step_settings import add_settings_option, read_settings
+from reprobe.step_settings import add_settings_option
 
 log = logging.getLogger("reprobe.equate")
 
@@ -67,7 +67,7 @@ def cmd_redditnli(args: argparse.Namespace) -> None:
     """Gather the title shards: pair titles within days, keep the top (unlabelled)."""
     from reprobe.equate.sets.redditnli import gather_redditnli_shards
 
-    settings = read_settings(args.settings, RedditSettings, "equate.redditnli")
+    settings = args.settings
     gather_redditnli_shards([Path(p) for p in args.shards], Path(args.output), top=settings.top,
                             days=settings.days)
 
@@ -108,7 +108,7 @@ def cmd_train_hyp(args: argparse.Namespace) -> None:
     from reprobe.equate.baselines import train_hyp
 
     train_hyp(Path(args.train), Path(args.output), seed=args.seed,
-              settings=read_settings(args.settings, HypSettings, "equate.hyp"))
+              settings=args.settings)
 
 
 def cmd_tiny_model(args: argparse.Namespace) -> None:
@@ -116,7 +116,7 @@ def cmd_tiny_model(args: argparse.Namespace) -> None:
     from reprobe.equate.neural import build_tiny_nli_model
 
     build_tiny_nli_model(Path(args.output_dir), Path(args.train), seed=args.seed,
-                         settings=read_settings(args.settings, TinyNliSettings, TINY_PATH))
+                         settings=args.settings)
 
 
 def cmd_checkpoint(args: argparse.Namespace) -> None:
@@ -145,7 +145,7 @@ def _predictor(args: argparse.Namespace) -> Any:
     if args.kind in QREAS_KINDS:
         from reprobe.equate.qreas.wordnet import load_wordnet
 
-        settings = read_settings(args.settings, QreasSettings, "equate.qreas")
+        settings = args.settings
         wordnet = load_wordnet(Path(args.wordnet))
     if args.kind == "qreas_authors":
         from reprobe.equate.authors.pruner import Lexicon, read_word_list
@@ -360,7 +360,7 @@ def register(commands: argparse._SubParsersAction,
     score.add_argument("--label-map", help="neural: JSON class name -> label")
     score.add_argument("--batch-size", type=int, help="neural, trained: pairs per batch")
     # Q-REAS rows read `equate.qreas` (the row's own released-code or variant entry only).
-    add_settings_option(score, QreasSettings, "equate.qreas", required=False)
+    add_settings_option(score, QreasSettings, "equate.qreas")
     score.add_argument("--shard", type=int,
                        help="label only the pairs i with i mod --shards == this (0-based)")
     score.add_argument("--shards", type=int, default=1, help="number of shards (with --shard)")

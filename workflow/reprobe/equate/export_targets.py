@@ -44,13 +44,12 @@ class EquateExports:
     def arguments(self, wildcards: Any) -> list[str]:
         """`reprobe equate export` arguments of one folder, as argument tokens."""
         variant, test_set = self.sets[wildcards.dataset]
-        arguments = ["--variant", variant, "--test-set", test_set,
-                     "--pairs", self.targets.pairs(variant, test_set).path]
-        for path in self.recovery(variant, test_set):
-            arguments += ["--recovery", path]
+        arguments = [f"--variant={variant}", f"--test-set={test_set}",
+                     f"--pairs={self.targets.pairs(variant, test_set).path}"]
+        arguments += [f"--recovery={path}" for path in self.recovery(variant, test_set)]
         if variant == "released":
             name = self.targets.released[test_set]["source"]
             spec = {key: self.sources[name][key] for key in ("url", "path", "sha256")
                     if self.sources.get(name, {}).get(key)}
-            arguments += ["--sources-json", json.dumps({name: spec}, sort_keys=True)]
+            arguments.append(f"--sources-json={json.dumps({name: spec}, sort_keys=True)}")
         return arguments

@@ -68,7 +68,7 @@ class RowJobs:
             """The row, its variant's sets and their pairs, its predictor's files and settings."""
             sets = self.whole_sets(variant)
             return self.targets.row_arguments(wildcards.model, [
-                "--variant", variant, "--test-set", *sets,
-                "--pairs", *(self.targets.pairs(variant, name).path for name in sets)])
+                f"--variant={variant}", *(f"--test-set={name}" for name in sets),
+                *(f"--pairs={self.targets.pairs(variant, name).path}" for name in sets)])
 
         return row_arguments

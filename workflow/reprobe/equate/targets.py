@@ -106,7 +106,7 @@ def beyond_paper_rows(*sections: Mapping[str, Any]) -> list[str]:
 def qreas_arguments(row: str, qreas: Mapping[str, Any]) -> list[str]:
     """The `reprobe equate score` settings of a Q-REAS row (`equate.qreas`, with this row's
     released-code or variant entry only), as argument tokens."""
-    return ["--settings", settings_json(qreas_row_section(dict(qreas), row), QreasSettings)]
+    return [f"--settings={settings_json(qreas_row_section(dict(qreas), row), QreasSettings)}"]
 
 
 def score_shard_files(root: str, variant: str, test_set: str, model: str,
@@ -230,7 +230,7 @@ class EquateTargets:
     def stresstest_options(self) -> list[str]:
         """The Stress Test's sample size option, when one is configured, as argument tokens."""
         cap = self.equate["stresstest"]["max_premises"]
-        return ["--max-premises", str(cap)] if cap else []
+        return [f"--max-premises={cap}"] if cap else []
 
     # -- evaluation sets --------------------------------------------------------------------
 
@@ -264,15 +264,15 @@ class EquateTargets:
     def tiny_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe equate tiny-model` settings of a tiny neural row, as argument tokens."""
         tiny = self.equate["neural"][self.rows[wildcards.model][0]]["tiny"]
-        return ["--settings", settings_json(tiny, TinyNliSettings)]
+        return [f"--settings={settings_json(tiny, TinyNliSettings)}"]
 
     def hyp_arguments(self) -> list[str]:
         """`reprobe equate train-hyp` settings (`equate.hyp`), as argument tokens."""
-        return ["--settings", settings_json(self.equate["hyp"], HypSettings)]
+        return [f"--settings={settings_json(self.equate['hyp'], HypSettings)}"]
 
     def redditnli_arguments(self) -> list[str]:
         """`reprobe equate redditnli` settings (`equate.redditnli`), as argument tokens."""
-        return ["--settings", settings_json(self.equate["redditnli"], RedditSettings)]
+        return [f"--settings={settings_json(self.equate['redditnli'], RedditSettings)}"]
 
     def checkpoint_files(self, wildcards: Any) -> dict[str, str]:
         """The fetched files of a configured checkpoint, by their hub names."""
@@ -308,27 +308,27 @@ class EquateTargets:
         if kind == "neural":
             spec = self.equate["neural"][name]
             label_map = spec.get("label_map")
-            return ["--batch-size", str(spec["batch_size"]),
-                    *(["--label-map", json.dumps(label_map)] if label_map else [])]
+            return [f"--batch-size={spec['batch_size']}",
+                    *([f"--label-map={json.dumps(label_map)}"] if label_map else [])]
         if kind == "trained":
-            return ["--batch-size", str(self.equate["trained"][name]["batch_size"])]
+            return [f"--batch-size={self.equate['trained'][name]['batch_size']}"]
         if kind in QREAS_KINDS:
             return qreas_arguments(name, self.equate["qreas"])
         return []
 
     def score_arguments(self, wildcards: Any) -> list[str]:
         """The `reprobe equate score` arguments particular to a row on one set, as tokens."""
-        return self.row_arguments(wildcards.model,
-                                  ["--pairs", self.pairs(wildcards.variant,
-                                                         wildcards.test_set).path])
+        pairs = self.pairs(wildcards.variant, wildcards.test_set).path
+        return self.row_arguments(wildcards.model, [f"--pairs={pairs}"])
 
     def row_arguments(self, model: str, sets: list[str]) -> list[str]:
         """A row's `reprobe equate score` arguments around the set arguments given: its kind
-        and name, then the sets, its predictor's files and settings, as tokens."""
+        and name, then the sets, its predictor's files and settings, as tokens (each option
+        and its value one token, `--model=NAME`: a row name may begin with -)."""
         name, kind = self.rows[model]
-        arguments = ["--kind", kind, "--model", name, *sets]
+        arguments = [f"--kind={kind}", f"--model={name}", *sets]
         for option, read in self.predictor_files(model).items():
-            arguments += [option_flag(option), read.path]
+            arguments.append(f"{option_flag(option)}={read.path}")
         return [*arguments, *self.row_settings(model)]
 
     def variant_rows(self, variant: str) -> list[str]:
@@ -390,15 +390,14 @@ class EquateTargets:
     def beyond_paper_option(self) -> list[str]:
         """The table steps' `--beyond-paper` rows (neural rows the paper did not test), as
         argument tokens."""
-        return [word for name in self.beyond_paper for word in ("--beyond-paper", name)]
+        return [f"--beyond-paper={name}" for name in self.beyond_paper]
 
     def table_options(self, wildcards: Any) -> list[str]:
         """`reprobe equate table6`'s rows beyond the paper and --qreas-predictions arguments, as
         argument tokens."""
         return [*self.beyond_paper_option(),
-                *(word for (test_set, name), path
-                  in self.qreas_predictions(wildcards.variant).items()
-                  for word in ("--qreas-predictions", f"{test_set}/{name}={path}"))]
+                *(f"--qreas-predictions={test_set}/{name}={path}" for (test_set, name), path
+                  in self.qreas_predictions(wildcards.variant).items())]
 
     def table_scores(self, wildcards: Any) -> list[str]:
         """The score files of one Table 6 (its variant's)."""

@@ -15,7 +15,7 @@ from reprobe.equate.settings import (
     TrainingSettings,
 )
 from reprobe.step_options import add_paths, listed
-from reprobe.step_settings import SchemaHelp, add_settings_option, read_settings
+from reprobe.step_settings import add_settings_option
 
 log = logging.getLogger("reprobe.equate")
 
@@ -33,8 +33,8 @@ def cmd_train_baseline(args: argparse.Namespace) -> None:
     """Train one baseline (its paper's recipe) on NLI pairs, its best dev epoch kept."""
     from reprobe.equate.trained.saved import TrainedSettings, train_baseline
 
-    row = read_settings(args.settings, TrainedRowSettings, TRAINED_PATH)
-    training = read_settings(args.training, TrainingSettings, "equate.training")
+    row = args.settings
+    training = args.training
     summary = train_baseline(Path(args.train), Path(args.dev), Path(args.vocabulary),
                              Path(args.output_dir),
                              settings=TrainedSettings(**asdict(row), **asdict(training)),
@@ -70,8 +70,7 @@ def register_trained(sub: argparse._SubParsersAction,
     train.add_argument("--threads", type=int, required=True,
                        help="CPU threads (the workflow gives equate.training.threads)")
     add_settings_option(train, TrainedRowSettings, TRAINED_PATH)
-    train.add_argument("--training", required=True,
-                       help=SchemaHelp(TrainingSettings, "equate.training"))
+    add_settings_option(train, TrainingSettings, "equate.training", dest="training")
 
     table7 = add("table7", cmd_table7, sub)
     add_paths(table7, reference="published Table 7, long CSV", csv="table CSV to write",

@@ -43,8 +43,8 @@ class TrainedTargets:
         """`reprobe equate train-baseline`'s settings of a row and of `equate.training`, as
         argument tokens."""
         row = self.trained[self.rows[wildcards.model]]
-        return ["--settings", settings_json(row, TrainedRowSettings),
-                "--training", settings_json(self.training, TrainingSettings)]
+        return [f"--settings={settings_json(row, TrainedRowSettings)}",
+                f"--training={settings_json(self.training, TrainingSettings)}"]
 
     def _request(self, model: str) -> tuple[int, int]:
         """(mem_mb, runtime) of a training job, by the row's architecture (reprobe/costs.json's

@@ -11,15 +11,12 @@ DEFAULT_CONFIG = "config/config.yaml"
 
 
 def sources_of(configfiles: list[Path]) -> dict[str, dict[str, Any]]:
-    """The sources the config files name (later files replacing earlier keys, as Snakemake
-    merges them), expanded as the workflow expands them."""
-    from reprobe.config import expand_sources, load_yaml
-    from reprobe.estimate.plan import REPO
+    """The sources the config files name (assembled as the workflow assembles them), expanded
+    as the workflow expands them."""
+    from reprobe.config import expand_sources
+    from reprobe.config_files import assembled_config
 
-    merged: dict[str, Any] = {}
-    for path in configfiles or [REPO / DEFAULT_CONFIG]:
-        merged.update(load_yaml(path))
-    return expand_sources({"sources": {}, **merged})
+    return expand_sources({"sources": {}, **assembled_config(configfiles)})
 
 
 def cmd_estimate(args: argparse.Namespace) -> None:

@@ -30,7 +30,7 @@ from reprobe.step_options import (
     optional,
     several,
 )
-from reprobe.step_settings import add_settings_option, read_settings
+from reprobe.step_settings import add_settings_option
 
 if TYPE_CHECKING:  # the CLI builds its parser without loading pandas
     import pandas as pd
@@ -52,7 +52,7 @@ def cmd_select(args: argparse.Namespace) -> None:
     """Write one shard's part of the Num and All corpora, given every shard's counts."""
     from reprobe.numeracy.corpora import ShardPart, select_shard
 
-    settings = read_settings(args.settings, SelectionSettings, "numeracy")
+    settings = args.settings
     part = ShardPart.in_folder(Path(args.output_dir))
     select_shard(Path(args.sentences), part.num, part.all, part.stats,
                  counts=[Path(c) for c in args.counts], shard_index=args.shard_index,
@@ -70,7 +70,7 @@ def cmd_corpus(args: argparse.Namespace) -> None:
 
 def cmd_train(args: argparse.Namespace) -> None:
     """Train word vectors of one family on one corpus (word2vec text format + vocabulary)."""
-    settings = read_settings(args.settings, RetrainSettings, "numeracy.retrain")
+    settings = args.settings
     family = settings.family_settings(args.family)
     corpus, output = Path(args.corpus), Path(args.output)
     if args.family == "glove":
@@ -109,7 +109,7 @@ def cmd_tests(args: argparse.Namespace) -> None:
     """Build magnitude or numeration tests over the numbers common to the given models."""
     from reprobe.numeracy.probes import build_test_set
 
-    rules = read_settings(args.settings, ContrastiveRules, "numeracy")
+    rules = args.settings
     counts = build_test_set([Path(p) for p in args.numerals], args.kind, Path(args.output_dir),
                             **rules.keywords())
     print(json.dumps(counts))
@@ -148,13 +148,11 @@ def probe_own_vectors(args: argparse.Namespace) -> pd.DataFrame:
     """`numeracy probe --vectors FILE`: every score row of one embedding, on its own numbers."""
     from reprobe.embeddings.load import FORMATS, load_vectors, plain_vectors
     from reprobe.numeracy.vector_probe import probe_own_numbers
-    from reprobe.step_settings import settings_from_schema
 
     if args.num is not None or args.role not in (None, OFF_THE_SHELF_ROLE):
         raise ConfigError("numeracy probe: --num and --role retrained need the workflow's --mag "
                           "tests; without --mag the tests come from the vectors' own numbers")
-    settings = (read_settings(args.settings, VectorProbeSettings, "numeracy") if args.settings
-                else settings_from_schema(VectorProbeSettings, "numeracy"))
+    settings = args.settings
     if args.format is not None and args.format not in FORMATS:
         raise ConfigError(f"numeracy probe --format: {args.format!r} is not one of "
                           f"{', '.join(FORMATS)}")
@@ -185,7 +183,7 @@ def cmd_knn(args: argparse.Namespace) -> None:
     from reprobe.numeracy.probes import numeral_maps, read_numerals
     from reprobe.numeracy.vector_probe import checked_knn, knn_row
 
-    settings = checked_knn(read_settings(args.settings, KnnSettings, "numeracy.knn"))
+    settings = checked_knn(args.settings)
     arabic = [numeral_maps(read_numerals(Path(p)))[0] for p in args.set_numerals]
     numbers = common_numbers(arabic)
     rows: list[ScoreRow] = []
@@ -203,7 +201,7 @@ def cmd_pmi(args: argparse.Namespace) -> None:
     """Top nouns by PMI after primitive vs large numbers, in sentences with numbers (Table 5)."""
     from reprobe.numeracy.pmi import pmi_table
 
-    settings = read_settings(args.settings, PmiSettings, "numeracy.pmi")
+    settings = args.settings
     # Floats, as the thresholds have always been: the table writes each λ as 500.0.
     lambdas = [float(value) for value in settings.lambdas]
     pmi_table([Path(p) for p in args.sentences], Path(args.output),
@@ -215,7 +213,7 @@ def cmd_table(args: argparse.Namespace) -> None:
     """Write one of the paper's tables beside the published numbers."""
     from reprobe.numeracy.tables import write_numeracy_table
 
-    rules = read_settings(args.settings, ContrastiveRules, "numeracy")
+    rules = args.settings
     write_numeracy_table(args.table, [Path(p) for p in args.scores], Path(args.reference),
                          Path(args.csv), Path(args.md), beyond_paper=args.beyond_paper or [],
                          **rules.keywords())
@@ -232,7 +230,7 @@ def cmd_export(args: argparse.Namespace) -> None:
         raise ConfigError("numeracy export: give --mag, --num or both")
     rows = export_number_set(folders, Path(args.output), number_set=args.number_set,
                              scope=args.scope, models=args.models,
-                             rules=read_settings(args.settings, ContrastiveRules, "numeracy"),
+                             rules=args.settings,
                              sources=json_object(args.sources_json, "--sources-json"))
     log.info("%s: %s", args.output, json.dumps(rows))
 
@@ -297,7 +295,7 @@ def register(commands: argparse._SubParsersAction,
               format=optional("glove_txt, word2vec_txt, word2vec_bin, fasttext_vec, "
                               "fasttext_bin or kv (gensim KeyedVectors, memory-mapped); left "
                               "out: from the file's name and first bytes"))
-    add_settings_option(probe, VectorProbeSettings, "numeracy", required=False)
+    add_settings_option(probe, VectorProbeSettings, "numeracy")
     probe.add_argument("--seed", type=int,
                        help="the config's seed (required with --mag); left out without --mag: "
                             f"{OWN_VECTORS_SEED}")

@@ -70,8 +70,8 @@ class NumeracyExports:
         """`reprobe numeracy export` arguments of one number set, as argument tokens."""
         number_set = wildcards.number_set
         scope, models, folders = self.sets[number_set]
-        arguments = ["--number-set", number_set, "--scope", scope, "--models", *models]
-        for prop, folder in folders.items():
-            arguments += [f"--{prop}", folder]
-        return [*arguments, *contrastive_rules_arguments(self.targets.numeracy),
-                "--sources-json", self.sources_json(number_set)]
+        return [f"--number-set={number_set}", f"--scope={scope}",
+                *(f"--models={model}" for model in models),
+                *(f"--{prop}={folder}" for prop, folder in folders.items()),
+                *contrastive_rules_arguments(self.targets.numeracy),
+                f"--sources-json={self.sources_json(number_set)}"]

@@ -46,7 +46,7 @@ def retrained_models(families: list[str]) -> dict[str, tuple[str, str]]:
 def contrastive_rules_arguments(numeracy: Mapping[str, Any]) -> list[str]:
     """The settings that fix which contrastive tests exist (tie-break, OVA's equidistant rule),
     as argument tokens."""
-    return ["--settings", settings_json(numeracy, ContrastiveRules)]
+    return [f"--settings={settings_json(numeracy, ContrastiveRules)}"]
 
 
 def numerals_of(models: Any) -> list[str]:
@@ -109,7 +109,7 @@ class NumeracyTargets:
 
     def select_options(self) -> list[str]:
         """The Num/All selection settings (sentence cap, lowercasing), as argument tokens."""
-        return ["--settings", settings_json(self.numeracy, SelectionSettings)]
+        return [f"--settings={settings_json(self.numeracy, SelectionSettings)}"]
 
     # -- models -----------------------------------------------------------------------------
 
@@ -123,7 +123,7 @@ class NumeracyTargets:
 
     def retrain_arguments(self) -> list[str]:
         """`reprobe numeracy train` settings (numeracy.retrain), as argument tokens."""
-        return ["--settings", settings_json(self.numeracy["retrain"], RetrainSettings)]
+        return [f"--settings={settings_json(self.numeracy['retrain'], RetrainSettings)}"]
 
     def vectors_input(self, wildcards: Any) -> str:
         """What a model's vectors are made from: its trained file, or its source (a file, or
@@ -182,7 +182,7 @@ class NumeracyTargets:
     def random_num_option(self, wildcards: Any, input: Any) -> list[str]:
         """The `--num` option of a random row, when it has numeration tests, as argument
         tokens."""
-        return ["--num", *input.num] if input.num else []
+        return [f"--num={path}" for path in input.num]
 
     def random_row(self, wildcards: Any) -> str:
         """The random row's name in its table."""
@@ -194,13 +194,25 @@ class NumeracyTargets:
             return self.numeracy["retrain"]["dim"]
         return self.numeracy["random_dim"]
 
+    def knn_models(self) -> list[str]:
+        """`--models=NAME` of each model kNN regresses on, in the order of its vectors, as
+        argument tokens (one per model: an off-the-shelf name is the config's, and may begin
+        with -)."""
+        return [f"--models={model}" for model in self.models]
+
     def knn_arguments(self) -> list[str]:
         """`reprobe numeracy knn` settings (numeracy.knn), as argument tokens."""
-        return ["--settings", settings_json(self.numeracy["knn"], KnnSettings)]
+        return [f"--settings={settings_json(self.numeracy['knn'], KnnSettings)}"]
+
+    def pmi_sentences(self, wildcards: Any, input: Any) -> list[str]:
+        """A params function: `--sentences=PATH` of each corpus part PMI counts in (the
+        rule's inputs: the Wikipedia shards and numeracy.extra_text, a person's path), as
+        argument tokens."""
+        return [f"--sentences={path}" for path in input]
 
     def pmi_arguments(self) -> list[str]:
         """`reprobe numeracy pmi` settings (numeracy.pmi), as argument tokens."""
-        return ["--settings", settings_json(self.numeracy["pmi"], PmiSettings)]
+        return [f"--settings={settings_json(self.numeracy['pmi'], PmiSettings)}"]
 
     def knn_set_numerals(self) -> list[str]:
         """§5.2: the numbers common to the off-the-shelf models (the retrained ones if none)."""
@@ -209,7 +221,7 @@ class NumeracyTargets:
     def extra_probe_arguments(self) -> list[str]:
         """`reprobe numeracy probe --vectors` settings (test rules, numeracy.knn), as argument
         tokens."""
-        return ["--settings", settings_json(self.numeracy, VectorProbeSettings)]
+        return [f"--settings={settings_json(self.numeracy, VectorProbeSettings)}"]
 
     def table_scores(self, wildcards: Any) -> list[str]:
         """The score files one numeracy table is built from (and nothing more)."""
@@ -231,7 +243,7 @@ class NumeracyTargets:
 
     def beyond_paper_option(self) -> list[str]:
         """The table step's `--beyond-paper` rows (a person's embeddings), as argument tokens."""
-        return ["--beyond-paper", *self.extra] if self.extra else []
+        return [f"--beyond-paper={name}" for name in self.extra]
 
     def resources(self, rule: str) -> dict[str, Any]:
         """mem_mb (by attempt) and runtime of a rule's jobs from its measured costs

@@ -24,7 +24,7 @@ from reprobe.numersense.settings import (
 )
 from reprobe.numersense.table_commands import register_tables
 from reprobe.step_options import add_names, add_paths, listed, one_of, optional
-from reprobe.step_settings import add_settings_option, read_settings
+from reprobe.step_settings import add_settings_option
 
 log = logging.getLogger("reprobe.numersense")
 
@@ -50,7 +50,7 @@ def cmd_build_core(args: argparse.Namespace) -> None:
     """Core probes from OMCS: filters, masking, categories, the filter table."""
     from reprobe.numersense.builder import build_probes, write_outputs
 
-    settings = read_settings(args.settings, BuilderSettings, "numersense.builder")
+    settings = args.settings
     result = build_probes(Path(args.omcs), settings)
     write_outputs(result, Path(args.txt), Path(args.tsv), Path(args.card), Path(args.filters))
     buffer = io.StringIO()
@@ -68,7 +68,7 @@ def cmd_build_all(args: argparse.Namespace) -> None:
     from reprobe.numersense.builder import sha256_file
     from reprobe.numersense.conceptnet import build_all_set, read_properties, write_all_set
 
-    settings = read_settings(args.settings, AdversarialSettings, "numersense.adversarial")
+    settings = args.settings
     # A float even where the config writes `min_weight: 1`: the card says 1.0 either way.
     min_weight = float(settings.min_weight)
     properties = read_properties(Path(args.conceptnet), relations=settings.relations,
@@ -144,7 +144,7 @@ def cmd_tiny(args: argparse.Namespace) -> None:
     lines = [normalise(text) for _, text, language in read_omcs(Path(args.omcs))
              if language == "en"]
     lines += [text for _, text in read_generics(Path(args.generics))]
-    settings = read_settings(args.settings, TinySettings, TINY_PATH)
+    settings = args.settings
     build_tiny_model(args.kind, lines, Path(args.output), seed=args.seed,
                      hidden=settings.hidden, layers=settings.layers, heads=settings.heads,
                      steps=settings.steps, lr=settings.lr, vocab_size=settings.vocab_size)
@@ -156,7 +156,7 @@ def cmd_finetune(args: argparse.Namespace) -> None:
     from reprobe.numersense.finetune import finetune_masked_lm
     from reprobe.numersense.finetune_authors import read_sentences
 
-    settings = read_settings(args.settings, FinetuneSettings, "numersense.finetune")
+    settings = args.settings
     train = Path(args.train)
     rows = read_sentences(train) if settings.layout == "sentences" else _labelled(train)
     summary = finetune_masked_lm(args.base, rows, Path(args.output), settings,
@@ -177,18 +177,18 @@ def cmd_score(args: argparse.Namespace) -> None:
     from reprobe.numersense.models import detect_type, load_model
     from reprobe.numersense.score import check_multi_token, score_sets
     from reprobe.numersense.sets import (
+        NAMED_SETS_CONFIG,
         load_numersense,
         numersense_setting,
-        probe_settings,
         resolve_sets,
     )
 
     kind = args.type or detect_type(args.model)
-    sets = resolve_sets(args.set, args.gold, args.name, args.configfile)
+    configfile = args.configfile or NAMED_SETS_CONFIG
+    sets = resolve_sets(args.probes, args.gold, args.name, configfile)
     # What is not given comes from the config file, else the schema's defaults.
-    config = load_numersense(args.configfile)
-    protocol = args.protocol or numersense_setting(config, "protocols")[0]
-    settings = probe_settings(args.settings, config)
+    protocol = args.protocol or numersense_setting(load_numersense(configfile), "protocols")[0]
+    settings = args.settings
     _use_threads(settings.threads)
     model, tokenizer = load_model(args.model, kind)
     if kind == "masked" and protocol == "clean":
@@ -216,7 +216,7 @@ def cmd_templates(args: argparse.Namespace) -> None:
     from reprobe.numersense.models import load_model
     from reprobe.numersense.templates import TEMPLATES, object_bias, top_rows, vocabulary_words
 
-    settings = read_settings(args.settings, RunSettings, "numersense")
+    settings = args.settings
     _use_threads(settings.threads)
     model, tokenizer = load_model(args.model, "masked")
     words = vocabulary_words(tokenizer, args.words, args.seed)
@@ -295,7 +295,7 @@ def _register_probing(sub: argparse._SubParsersAction,
         "Score any masked or causal LM on NumerSense: ranked predictions in the authors' "
         "released layout (OUT/<name>.jsonl) and, where gold labels are given, hit@1/2/3 under "
         "every no/zero convention (OUT/<name>.csv). Example: reprobe numersense score "
-        "--model bert-base-uncased --set core --out runs/bert --settings '{\"device\": "
+        "--model bert-base-uncased --probes core --out runs/bert --settings '{\"device\": "
         "\"cuda\"}'. The settings left out of --settings come from --configfile's numersense "
         "section (the schema's defaults where absent).")
     add_names(score, model="model folder or hub name",
@@ -306,21 +306,21 @@ def _register_probing(sub: argparse._SubParsersAction,
                               "paper's rows); clean: the probe as written, whole-vocabulary "
                               "softmax (masked) or a BOS token first (causal); absent: the "
                               "config's first protocol", required=False))
-    score.add_argument("--set", action="append", required=True, metavar="SET",
+    score.add_argument("--probes", action="append", required=True, metavar="SET",
                        help="core, all or validation (the configured released file, fetched "
                             "by the workflow) or a probe file (.txt one probe a line, .tsv "
                             "probe<TAB>word); repeat for several sets")
     score.add_argument("--gold", action="append", default=[], metavar="FILE",
-                       help="labelled probes (.tsv) for each --set in order, '-' for none "
+                       help="labelled probes (.tsv) for each --probes in order, '-' for none "
                             "(default: a .tsv set's own labels, the configured gold of core "
                             "and all, validation's labels)")
     score.add_argument("--name", action="append", default=[], metavar="NAME",
-                       help="output name for each --set in order (default: the set's name or "
+                       help="output name for each --probes in order (default: the set's name or "
                             "file stem)")
-    add_settings_option(score, ProbeSettings, "numersense", required=False)
-    score.add_argument("--configfile", default="config/config.yaml",
-                       help="where core/all/validation, their gold and the settings --settings "
-                            "leaves out are configured (schema defaults where absent)")
+    score.add_argument("--configfile", help="where core/all/validation, their gold, the "
+                       "protocol and the settings --settings leaves out are configured (absent: "
+                       "the sets from config/config.yaml, the settings' schema defaults)")
+    add_settings_option(score, ProbeSettings, "numersense")
     add_paths(score, out="folder for predictions and scores")
 
     released = add("score-released", cmd_score_released, sub)

@@ -135,10 +135,10 @@ class NumerSenseExports:
         """`reprobe numersense export` arguments of one dataset, as argument tokens."""
         name = wildcards.ns_export
         variant, set_name = self.datasets[name]
-        arguments = ["--dataset", name]
-        for option, read in self.reads(name).items():
-            arguments += [f"--{option.replace('_', '-')}", read.path]
+        arguments = [f"--dataset={name}",
+                     *(f"--{option.replace('_', '-')}={read.path}"
+                       for option, read in self.reads(name).items())]
         if variant == "released" and set_name in ("core", "all"):
-            arguments += ["--labels-from", "gold" if set_name in self.targets.gold
-                          else "builder"]
-        return [*arguments, "--sources-json", self.sources_json(name)]
+            labels = "gold" if set_name in self.targets.gold else "builder"
+            arguments.append(f"--labels-from={labels}")
+        return [*arguments, f"--sources-json={self.sources_json(name)}"]

@@ -114,14 +114,14 @@ class ProbeTargets:
 
     def probe_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe numersense score` arguments of one row: the model and protocol, then one
-        `--set`, `--gold`, `--name` per set, as argument tokens."""
+        `--probes`, `--gold`, `--name` per set, as argument tokens."""
         row = self.probe_rows[wildcards.ns_row]
-        arguments = ["--row", row.name, "--type", row.kind, "--protocol", row.protocol,
-                     "--model", self.model_location(row.model)]
+        arguments = [f"--row={row.name}", f"--type={row.kind}", f"--protocol={row.protocol}",
+                     f"--model={self.model_location(row.model)}"]
         for variant, test_set in self.variant_sets():
             reads = self.probe_reads(variant, test_set)
-            arguments += ["--set", reads["probes"].path, "--gold", reads["gold"].path,
-                          "--name", f"{variant}-{test_set}"]
+            arguments += [f"--probes={reads['probes'].path}", f"--gold={reads['gold'].path}",
+                          f"--name={variant}-{test_set}"]
         return arguments
 
     def probe_folder(self, wildcards: Any) -> str:
@@ -130,11 +130,11 @@ class ProbeTargets:
 
     def run_options(self) -> list[str]:
         """A template job's settings (batch size, device, precision), as argument tokens."""
-        return ["--settings", settings_json(self.ns, RunSettings)]
+        return [f"--settings={settings_json(self.ns, RunSettings)}"]
 
     def probe_options(self) -> list[str]:
         """A probing job's settings (a template job's and clean_bos), as argument tokens."""
-        return ["--settings", settings_json(self.ns, ProbeSettings)]
+        return [f"--settings={settings_json(self.ns, ProbeSettings)}"]
 
     def score_files(self, variant: str) -> list[str]:
         """Every score file of one variant: each row on each set, and for the released variant
@@ -157,14 +157,14 @@ class ProbeTargets:
     def beyond_paper_option(self) -> list[str]:
         """A table step's `--beyond-paper` rows (models the paper did not test, with their
         clean and fine-tuned rows), as argument tokens (none without such rows)."""
-        return ["--beyond-paper", *self.beyond_paper] if self.beyond_paper else []
+        return [f"--beyond-paper={row}" for row in self.beyond_paper]
 
     def table2_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe numersense table2` options: the rows beyond the paper, the convention, and
         the gold's origin, as argument tokens."""
-        arguments = [*self.beyond_paper_option(), "--no-zero", self.ns["no_zero"]]
+        arguments = [*self.beyond_paper_option(), f"--no-zero={self.ns['no_zero']}"]
         if wildcards.ns_variant == "released" and self.gold_note():
-            arguments += ["--gold", self.gold_note()]
+            arguments.append(f"--gold={self.gold_note()}")
         return arguments
 
     def released_prediction(self, wildcards: Any) -> str:
@@ -179,9 +179,9 @@ class ProbeTargets:
     def released_prediction_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe numersense score-released` arguments, as argument tokens."""
         row = next(r for r in self.predictions if slug(r) == wildcards.ns_model)
-        return ["--row", row + RELEASED_SUFFIX, "--set", wildcards.ns_set,
-                "--predictions", self.source(self._prediction_spec(wildcards)).path,
-                "--gold", self.gold_file(wildcards.ns_set).path]
+        return [f"--row={row}{RELEASED_SUFFIX}", f"--set={wildcards.ns_set}",
+                f"--predictions={self.source(self._prediction_spec(wildcards)).path}",
+                f"--gold={self.gold_file(wildcards.ns_set).path}"]
 
     def released_prediction_gold(self, wildcards: Any) -> str:
         """What Snakemake tracks of the labels the authors' predictions are scored against."""
@@ -201,7 +201,8 @@ class ProbeTargets:
                 for name, row_slug in first.values()}
 
     def figure_arguments(self) -> list[str]:
-        """Figure 3's rows beyond the paper, convention and `ROW=PREDICTIONS` arguments (last:
-        they are positional), as argument tokens."""
-        return [*self.beyond_paper_option(), "--no-zero", self.ns["no_zero"],
+        """Figure 3's rows beyond the paper, convention and `ROW=PREDICTIONS` arguments (last,
+        after `--`: they are positional, and a row name may begin with -), as argument
+        tokens."""
+        return [*self.beyond_paper_option(), f"--no-zero={self.ns['no_zero']}", "--",
                 *(f"{name}={path}" for name, path in self.figure_predictions().items())]

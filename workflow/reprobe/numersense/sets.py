@@ -8,7 +8,6 @@ fetched it (`data/raw/<source>/…`, or a `path:` source's own place). The gold 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,20 +16,24 @@ from reprobe.errors import ReprobeError
 from reprobe.numersense.candidates import CANDIDATES
 from reprobe.numersense.probes import read_masked_tsv, read_masked_txt
 from reprobe.numersense.score import ScoredSet
-from reprobe.numersense.settings import ProbeSettings
 
 NAMED_SETS = ("core", "all", "validation")
+# Where `numersense score` run by hand finds core, all and validation without --configfile.
+NAMED_SETS_CONFIG = "config/config.yaml"
 NO_GOLD = "-"
 
 
 def load_numersense(configfile: str | Path) -> dict[str, Any]:
-    """The config file (schema defaults filled), or {} when there is none."""
-    from reprobe.config import fill_defaults, load_yaml
+    """The config file laid over its `extends` chain, defaults filled (a hand run's config
+    need hold only what the step reads: its settings section is checked by the step), or {}
+    when there is none."""
+    from reprobe.config import fill_defaults
+    from reprobe.config_files import assembled_config
 
     path = Path(configfile)
     if not path.is_file():
         return {}
-    config = load_yaml(path)
+    config = assembled_config([path])
     fill_defaults(config)
     return config
 
@@ -43,17 +46,6 @@ def numersense_setting(config: Mapping[str, Any], key: str) -> Any:
     if key in section:
         return section[key]
     return load_schema()["properties"]["numersense"]["properties"][key]["default"]
-
-
-def probe_settings(text: str | None, config: Mapping[str, Any]) -> ProbeSettings:
-    """A probing run's settings: the keys `--settings` gives, the others the config's (else
-    the schema's defaults)."""
-    from reprobe.io import json_object
-    from reprobe.step_settings import read_settings, setting_names
-
-    given = json_object(text, "--settings (config section numersense)") if text else {}
-    values = {name: numersense_setting(config, name) for name in setting_names(ProbeSettings)}
-    return read_settings(json.dumps({**values, **given}), ProbeSettings, "numersense")
 
 
 def source_file(config: Mapping[str, Any], spec: Mapping[str, Any], where: str) -> Path:
@@ -82,7 +74,7 @@ def named_set(config: Mapping[str, Any], name: str) -> tuple[Path, Path | None]:
     numersense = config.get("numersense") or {}
     released = numersense.get("released") or {}
     if name not in released:
-        raise ReprobeError(f"--set {name}: numersense.released.{name} is not configured; give "
+        raise ReprobeError(f"--probes {name}: numersense.released.{name} is not configured; give "
                            f"a probe file instead")
     probes = source_file(config, released[name], f"numersense.released.{name}")
     if name == "validation":
@@ -103,7 +95,7 @@ def resolve_sets(sets: Sequence[str], golds: Sequence[str], names: Sequence[str]
     """The sets to score, with their probe lines and gold lines, in the order given."""
     for option, values in (("--gold", golds), ("--name", names)):
         if values and len(values) != len(sets):
-            raise ReprobeError(f"{option} given {len(values)} times for {len(sets)} --set")
+            raise ReprobeError(f"{option} given {len(values)} times for {len(sets)} --probes")
     config = load_numersense(configfile) if any(s in NAMED_SETS for s in sets) else {}
     resolved = []
     for index, item in enumerate(sets):
@@ -112,7 +104,7 @@ def resolve_sets(sets: Sequence[str], golds: Sequence[str], names: Sequence[str]
         else:
             probes_path = Path(item)
             if not probes_path.is_file():
-                raise ReprobeError(f"--set {item}: no such file (or use core, all, validation)")
+                raise ReprobeError(f"--probes {item}: no such file (or use core, all, validation)")
             gold_path = probes_path if probes_path.suffix == ".tsv" else None
         if golds:
             gold_path = None if golds[index] == NO_GOLD else Path(golds[index])

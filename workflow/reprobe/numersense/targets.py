@@ -249,10 +249,8 @@ class NumerSenseTargets(ProbeTargets):
         """`--released-<set> PATH` for each configured released file and `--gold-<set> PATH`
         for each configured gold file, as argument tokens."""
         gold = {name: self.source(self.gold[name]) for name in TEST_SETS if name in self.gold}
-        return ([part for name, read in self.released_reads().items()
-                 for part in (f"--released-{name}", read.path)]
-                + [part for name, read in gold.items()
-                   for part in (f"--gold-{name}", read.path)])
+        return ([f"--released-{name}={read.path}" for name, read in self.released_reads().items()]
+                + [f"--gold-{name}={read.path}" for name, read in gold.items()])
 
     def gold_targets(self) -> list[str]:
         """What Snakemake tracks of the configured gold files."""
@@ -281,7 +279,7 @@ class NumerSenseTargets(ProbeTargets):
     def tiny_options(self, wildcards: Any) -> list[str]:
         """`reprobe numersense tiny` kind and settings of a tiny row, as argument tokens."""
         tiny = self.spec(wildcards.ns_model)["tiny"]
-        return ["--kind", tiny["kind"], "--settings", settings_json(tiny, TinySettings)]
+        return [f"--kind={tiny['kind']}", f"--settings={settings_json(tiny, TinySettings)}"]
 
     def model_location(self, model: str) -> str:
         """Where a row's model is loaded from: a folder built here, a local folder, a hub name."""
@@ -316,31 +314,31 @@ class NumerSenseTargets(ProbeTargets):
     def template_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe numersense templates` arguments of one row, as argument tokens."""
         name, _ = self.rows[wildcards.ns_model]
-        return ["--row", name, "--model", self.model_location(wildcards.ns_model),
-                "--words", str(self.ns["templates"]["words"])]
+        return [f"--row={name}", f"--model={self.model_location(wildcards.ns_model)}",
+                f"--words={self.ns['templates']['words']}"]
 
     # -- builders ---------------------------------------------------------------------------
 
     def builder_arguments(self) -> list[str]:
         """`reprobe numersense build-core` settings, as argument tokens."""
-        return ["--settings", ordered_settings_json(self.ns["builder"], BuilderSettings)]
+        return [f"--settings={ordered_settings_json(self.ns['builder'], BuilderSettings)}"]
 
     def adversarial_arguments(self) -> list[str]:
         """`reprobe numersense build-all` settings, as argument tokens."""
-        return ["--settings", ordered_settings_json(self.ns["adversarial"],
-                                                    AdversarialSettings)]
+        settings = ordered_settings_json(self.ns["adversarial"], AdversarialSettings)
+        return [f"--settings={settings}"]
 
     def finetune_arguments(self) -> list[str]:
         """`reprobe numersense finetune` settings and device, as argument tokens."""
-        return ["--settings", settings_json(self.ns["finetune"], FinetuneSettings),
-                "--device", str(self.ns["device"])]
+        return [f"--settings={settings_json(self.ns['finetune'], FinetuneSettings)}",
+                f"--device={self.ns['device']}"]
 
     def labelled_arguments(self, wildcards: Any, output: Any) -> list[str]:
         """`--labelled-<set> PATH` for each labelled released file the rule writes, as argument
         tokens."""
         names = [name for name in TEST_SETS if name in self.released]
-        return [part for name, path in zip(names, output.labelled, strict=True)
-                for part in (f"--labelled-{name}", path)]
+        return [f"--labelled-{name}={path}"
+                for name, path in zip(names, output.labelled, strict=True)]
 
     def labelled_files(self) -> list[str]:
         """The released test sets with the builder's labels, one per released core/all file."""

@@ -113,13 +113,13 @@ class ReportTargets:
     def arguments(self, wildcards: Any) -> list[str]:
         """Params: the `reprobe report page` options for the page, as argument tokens."""
         paper = wildcards.paper
-        return ["--title", self.title(paper),
-                "--tolerance", str(self.config["report"]["tolerance"]),
-                "--cards-under", f"{DATA}/{paper}",
+        return [f"--title={self.title(paper)}",
+                f"--tolerance={self.config['report']['tolerance']}",
+                f"--cards-under={DATA}/{paper}",
                 # Not inputs: the page shows the cost of whatever of its jobs has run.
-                "--benchmarks-under", "logs",
-                "--config-json", json.dumps(self.page_config(paper), ensure_ascii=False),
-                "--sources-json", json.dumps(self.page_sources(paper), ensure_ascii=False)]
+                "--benchmarks-under=logs",
+                f"--config-json={json.dumps(self.page_config(paper), ensure_ascii=False)}",
+                f"--sources-json={json.dumps(self.page_sources(paper), ensure_ascii=False)}"]
 
     def labels(self, wildcards: Any) -> dict[str, str]:
         """The report listing's columns for a page: the paper's folder, its tables, how many

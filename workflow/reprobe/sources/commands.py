@@ -8,7 +8,9 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from reprobe.errors import ConfigError
 from reprobe.sources.settings import LOCK_VARIABLE, MIRROR_VARIABLE, OFFLINE_VARIABLE
 from reprobe.step_options import add_names, add_paths, optional
 
@@ -21,14 +23,14 @@ def cmd_fetch(args: argparse.Namespace) -> None:
     from reprobe.sources.fetch import copy_local
     from reprobe.sources.materialise import materialise_url
     from reprobe.sources.settings import FetchSettings, environment_flag
-    from reprobe.step_settings import or_schema_default
+    from reprobe.step_settings import checked_option
 
     output = Path(args.output)
     if args.url:
         settings = FetchSettings(
-            retries=or_schema_default(args.retries, "download.retries"),
-            backoff=or_schema_default(args.backoff, "download.backoff"),
-            timeout=or_schema_default(args.timeout, "download.timeout"),
+            retries=checked_option(args.retries, "download.retries", "--retries"),
+            backoff=checked_option(args.backoff, "download.backoff", "--backoff"),
+            timeout=checked_option(args.timeout, "download.timeout", "--timeout"),
             lock=Path(args.lock) if args.lock else None,
             mirror=Path(args.mirror) if args.mirror else None,
             offline=args.offline or environment_flag(os.environ.get(OFFLINE_VARIABLE)),
@@ -51,15 +53,26 @@ def cmd_extract(args: argparse.Namespace) -> None:
 
 
 def cmd_config_check(args: argparse.Namespace) -> None:
-    """Validate a config file against the schema and list its expanded sources."""
-    from reprobe.config import check_config, expand_sources, load_yaml, source_filename
+    """Check config files as the workflow reads them (each laid over the config its `extends`
+    names, later files over earlier ones), list the expanded sources, or --show a section of
+    the config the run would use."""
+    import yaml
 
-    config = load_yaml(Path(args.configfile))
-    check_config(config)
-    for name, spec in expand_sources(config).items():
-        where = spec.get("url") or spec.get("path")
-        print(f"{name}\t{source_filename(spec)}\t{where}")
-    print(f"{args.configfile}: valid", file=sys.stderr)
+    from reprobe.config import expand_sources, loaded_config, source_filename
+
+    config = loaded_config(args.configfile)
+    if args.show is not None:
+        node: Any = config
+        for key in [k for k in args.show.split(".") if k]:
+            if not isinstance(node, dict) or key not in node:
+                raise ConfigError(f"--show {args.show}: the config has no key {key!r} there")
+            node = node[key]
+        print(yaml.safe_dump(node, sort_keys=False, allow_unicode=True), end="")
+    else:
+        for name, spec in expand_sources(config).items():
+            where = spec.get("url") or spec.get("path")
+            print(f"{name}\t{source_filename(spec)}\t{where}")
+    print(f"{', '.join(args.configfile) or 'the embedded default'}: valid", file=sys.stderr)
 
 
 def register(commands: argparse._SubParsersAction,
@@ -93,7 +106,11 @@ def register(commands: argparse._SubParsersAction,
     add_paths(extract, archive="the fetched archive", output="folder to unpack into")
 
     config = add("config-check", cmd_config_check, commands)
-    config.add_argument("configfile", help="a config YAML, e.g. config/paper.yaml")
+    config.add_argument("configfile", nargs="*", help="config files, as given to snakemake's "
+                        "--configfile (none: the embedded default)")
+    config.add_argument("--show", metavar="KEY", help="print this dotted section of the config "
+                        "the run would use (defaults filled in; '.' for all) instead of the "
+                        "sources")
     _register_sources(commands, add)
 
 

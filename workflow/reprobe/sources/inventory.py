@@ -9,10 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from reprobe.config import (
-    check_config,
     expand_sources,
-    fill_defaults,
-    load_yaml,
+    loaded_config,
     local_source_path,
     named_sources,
     source_filename,
@@ -38,11 +36,9 @@ class Check:
 
 
 def load_config(configfile: Path) -> dict[str, Any]:
-    """A config file validated and with the schema's defaults filled in."""
-    config = load_yaml(configfile)
-    check_config(config)
-    fill_defaults(config)
-    return config
+    """A config file as the workflow reads it: laid over its `extends` chain, validated and
+    with the schema's defaults filled in."""
+    return loaded_config([configfile])
 
 
 def lock_of(config: dict[str, Any], configfile: Path) -> Path:

@@ -50,14 +50,9 @@ def read_lock(path: Path) -> dict[str, dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    import yaml  # loaded by the commands that read a lock, not by every command's start
+    from reprobe.config_files import parse_yaml  # a duplicate key too is an error
 
-    try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark is not None else "YAML"
-        raise InputFormatError(path, where, f"not valid YAML: {exc}") from exc
+    data = parse_yaml(text, path) or {}
     entries = data.get("sources") if isinstance(data, dict) else None
     if not isinstance(entries, dict):
         raise InputFormatError(path, "top level", "expected a mapping with a `sources:` mapping")

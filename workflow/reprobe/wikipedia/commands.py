@@ -15,11 +15,12 @@ log = logging.getLogger("reprobe.wikipedia")
 
 def cmd_plan(args: argparse.Namespace) -> None:
     """Plan how shard jobs split a dump (by multistream index, else by page blocks)."""
-    from reprobe.step_settings import or_schema_default
+    from reprobe.step_settings import checked_option
     from reprobe.wikipedia.plan import plan_shards, write_plan
 
     plan = plan_shards(Path(args.dump), Path(args.index) if args.index else None, args.shards,
-                       or_schema_default(args.block_pages, "wikipedia.block_pages"))
+                       checked_option(args.block_pages, "wikipedia.block_pages",
+                                      "--block-pages"))
     write_plan(plan, Path(args.output))
     log.info("%d shards, mode %s", plan.shards, plan.mode)
 

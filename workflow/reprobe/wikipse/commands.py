@@ -20,7 +20,7 @@ from reprobe.step_options import (
 from reprobe.step_settings import add_settings_option
 from reprobe.wikipse.embedding.embedding_settings import EmbeddingSettings
 from reprobe.wikipse.nlp_commands import register_nlp
-from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options, read_selection
+from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options
 from reprobe.wikipse.probe_commands import register_probes
 from reprobe.wikipse.supersense_commands import register_supersense
 from reprobe.wikipse.task_commands import register_tasks
@@ -113,7 +113,7 @@ def cmd_dataset(args: argparse.Namespace) -> None:
     # Only the words over the minimum frequency leave the (spilled) tables of the whole corpus.
     words, vocabulary = read_frequent_counts(folder, args.min_frequency, args.memory_mb,
                                              Path(args.output_dir))
-    selection = read_selection(args.settings, SELECTION)
+    selection = args.settings
     splits = select(words, single_per_split=selection.single_per_split,
                     multi_per_split=selection.multi_per_split, seed=args.seed)
     corpus = json.loads((folder / "stats.json").read_text(encoding="utf-8"))
@@ -159,11 +159,10 @@ def cmd_export(args: argparse.Namespace) -> None:
 def cmd_embed(args: argparse.Namespace) -> None:
     """Train SKIP or SSKIP vectors on a corpus; save them (memory-mappable KeyedVectors)."""
     from reprobe.sources.extract import member_file
-    from reprobe.step_settings import read_settings
     from reprobe.wikipse.embedding.embed import train_embedding
     from reprobe.wikipse.embedding.vectors import save_vectors
 
-    settings = read_settings(args.settings, EmbeddingSettings, "wikipse.embeddings")
+    settings = args.settings
     wang2vec = settings.wang2vec_for(args.model)
     # SSKIP's corpus ids go beside the output (a disk the job writes to), not into memory.
     vectors = train_embedding(args.model, member_file(Path(args.corpus)),

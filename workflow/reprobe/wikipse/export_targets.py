@@ -73,20 +73,20 @@ class WikiPseExports:
         """`reprobe wikipse export` arguments of one folder, as argument tokens."""
         variant = wildcards.wp_dataset
         train, test = self.targets.split_files(variant)
-        arguments = ["--variant", variant, "--train", train, "--test", test,
-                     "--sources-json", self.sources_json(variant)]
+        arguments = [f"--variant={variant}", f"--train={train}", f"--test={test}",
+                     f"--sources-json={self.sources_json(variant)}"]
         if variant == "rebuilt":
-            arguments += ["--card", f"{DATA}/dataset/card.json",
-                          "--typing-method", self.targets.typing["method"]]
+            arguments += [f"--card={DATA}/dataset/card.json",
+                          f"--typing-method={self.targets.typing['method']}"]
         for other in self.other(variant):
             other_train, other_test = self.targets.split_files(other)
-            arguments += ["--compare-variant", other, "--compare-train", other_train,
-                          "--compare-test", other_test]
+            arguments += [f"--compare-variant={other}", f"--compare-train={other_train}",
+                          f"--compare-test={other_test}"]
         return arguments
 
     def supersense_arguments(self) -> list[str]:
-        """`reprobe wikipse supersense-export --sources-json JSON` (UKP's corpus as the card
+        """`reprobe wikipse supersense-export --sources-json=JSON` (UKP's corpus as the card
         shows it), as argument tokens (none without Table 8)."""
         if not self.supersense:
             return []
-        return ["--sources-json", self.sources_json("supersense")]
+        return [f"--sources-json={self.sources_json('supersense')}"]

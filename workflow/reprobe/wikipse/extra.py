@@ -78,17 +78,17 @@ class ExtraTargets:
         """`reprobe wikipse import-vectors` options of one extra embedding (its dimension when
         the config names one, checked), as argument tokens."""
         _, spec = self.extra_spec(wildcards)
-        dim = ["--dim", str(spec["dim"])] if spec.get("dim") else []
-        return ["--input", self.source(spec).path, "--format", spec["format"], *dim]
+        dim = [f"--dim={spec['dim']}"] if spec.get("dim") else []
+        return [f"--input={self.source(spec).path}", f"--format={spec['format']}", *dim]
 
     def extra_probe_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe wikipse probe` names and settings of one extra embedding (its row, the plain
         lookup, wikipse.probes), as argument tokens; the dimension is the vectors' own."""
         name, _ = self.extra_spec(wildcards)
-        return ["--row", beyond_row(name), "--lookup", "plain", "--settings",
-                settings_json(self.wp["probes"], EmbeddingProbeSettings)]
+        return [f"--row={beyond_row(name)}", "--lookup=plain",
+                f"--settings={settings_json(self.wp['probes'], EmbeddingProbeSettings)}"]
 
     def extra_similarity_arguments(self, variant: str = "rebuilt") -> list[str]:
-        """`--beyond NAME=FOLDER …` of Table 6, as argument tokens (none without extras)."""
-        folders = self.extra_folders(variant)
-        return ["--beyond", *(f"{k}={v}" for k, v in folders.items())] if folders else []
+        """`--beyond=NAME=FOLDER` of each extra embedding of Table 6, as argument tokens (none
+        without extras)."""
+        return [f"--beyond={name}={folder}" for name, folder in self.extra_folders(variant).items()]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reprobe.io import json_object
 from reprobe.step_options import Option, add_paths, several
 from reprobe.step_settings import add_settings_option
 from reprobe.wikipse.settings import MentionTypingSettings, SentEvalSettings
@@ -45,11 +45,10 @@ def _embeddings(ours: list[str], public: list[str] | None) -> dict[str, Any]:
 def cmd_nlp(args: argparse.Namespace) -> None:
     """Table 5's sentence tasks (SentEval's protocol) for ours and the public embeddings."""
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.step_settings import read_settings
     from reprobe.wikipse.tasks.senteval import binary_task, mrpc_task, read_binary, read_mrpc
 
-    folds = read_settings(args.settings, SentEvalSettings, "wikipse.senteval").folds
-    tasks = json.loads(args.tasks)
+    folds = args.settings.folds
+    tasks = json_object(args.tasks, "--tasks")
     rows = []
     for name, vectors in _embeddings(args.ours, args.public).items():
         for task, files in tasks.items():
@@ -72,10 +71,9 @@ def cmd_nlp(args: argparse.Namespace) -> None:
 def cmd_mc(args: argparse.Namespace) -> None:
     """Table 5's MC: FIGER mention classification by the attentive typer, per embedding."""
     from reprobe.scores import ScoreRow, write_scores
-    from reprobe.step_settings import read_settings
     from reprobe.wikipse.tasks.mention_task import classify_mentions, read_typing_data
 
-    typing = read_settings(args.settings, MentionTypingSettings, "wikipse.mention_typing")
+    typing = args.settings
     data = read_typing_data({s: Path(getattr(args, s)) for s in ("train", "dev", "test")},
                             context=typing.context, lowercase=typing.lowercase)
     rows = []
@@ -100,7 +98,9 @@ def register_nlp(sub: argparse._SubParsersAction,
                  add: Callable[..., argparse.ArgumentParser]) -> None:
     """The Table 5 steps."""
     nlp = add("nlp", cmd_nlp, sub)
-    add_paths(nlp, tasks='JSON {"MR": {"pos": …, "neg": …}, "MRPC": {"train": …, "test": …}}')
+    nlp.add_argument("--tasks", required=True, metavar="JSON", help=(
+        'the tasks\' files as JSON: {"MR": {"pos": FILE, "neg": FILE}, "MRPC": {"train": FILE, '
+        '"test": FILE}} (the workflow passes wikipse.senteval.tasks\' fetched files)'))
     add_settings_option(nlp, SentEvalSettings, "wikipse.senteval")
     nlp.add_argument("--seed", type=int, required=True, help="seed of the folds")
     _embedding_options(nlp)

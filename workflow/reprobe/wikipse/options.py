@@ -25,9 +25,3 @@ def add_selection_options(parser: argparse.ArgumentParser, path: str) -> None:
     parser.add_argument("--seed", type=int, required=True)
     add_settings_option(parser, SelectionSettings, path)
 
-
-def read_selection(text: str, path: str) -> SelectionSettings:
-    """The selection settings a step was given (`--settings`), from config section `path`."""
-    from reprobe.step_settings import read_settings
-
-    return read_settings(text, SelectionSettings, path)

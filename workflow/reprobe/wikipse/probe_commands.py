@@ -9,13 +9,13 @@ import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from reprobe.step_options import add_names, add_paths, listed, one_of, optional
 from reprobe.step_settings import add_settings_option
 from reprobe.wikipse.options import SIMILARITY_KINDS, VECTOR_FORMATS
 from reprobe.wikipse.resource.release import READINGS
-from reprobe.wikipse.settings import ClassifierSettings, EmbeddingProbeSettings
+from reprobe.wikipse.settings import EmbeddingProbeSettings
 
 log = logging.getLogger("reprobe.wikipse")
 PAPER = "wikipse"
@@ -23,15 +23,7 @@ PROBES = "wikipse.probes"
 TASK_TABLE = {"sclass": "table2", "ambiguity": "table4"}
 AMBIGUITY = ("multi-class = more than one entry on the word's line (authors: the release's split "
              "counts) or more than one distinct S-class (paper, §3)")
-Classifiers = TypeVar("Classifiers", bound=ClassifierSettings)
 LOOKUPS = ("annotated", "plain")
-
-
-def _settings(args: argparse.Namespace, cls: type[Classifiers]) -> Classifiers:
-    """The classifiers' settings a probe step was given (`--settings`)."""
-    from reprobe.step_settings import read_settings
-
-    return read_settings(args.settings, cls, PROBES)
 
 
 def _classifier_options(parser: argparse.ArgumentParser, cls: type) -> None:
@@ -71,10 +63,7 @@ def _probe_settings(args: argparse.Namespace) -> tuple[EmbeddingProbeSettings, i
     config) the schema's wikipse.probes and the embedded default config's seed, so that the
     rows are those the default run writes."""
     from reprobe.config import CHECKOUT, load_yaml
-    from reprobe.step_settings import settings_from_schema
-
-    settings = _settings(args, EmbeddingProbeSettings) if args.settings else \
-        settings_from_schema(EmbeddingProbeSettings, PROBES)
+    settings = args.settings
     seed = args.seed if args.seed is not None else \
         int(load_yaml(CHECKOUT / "config" / "config.yaml")["seed"])
     return settings, seed
@@ -274,7 +263,7 @@ def register_probes(sub: argparse._SubParsersAction,
               lookup=one_of(LOOKUPS, "how a word @x@ is found: annotated as @x@ only; plain "
                             "as @x@, x, X title-cased or X upper-cased (absent: annotated for a "
                             "vectors folder, plain for a file)", required=False))
-    add_settings_option(probe, EmbeddingProbeSettings, PROBES, required=False)
+    add_settings_option(probe, EmbeddingProbeSettings, PROBES)
     probe.add_argument("--seed", type=int, help="every classifier's seed (absent: the "
                        "embedded default config's)")
     probe.add_argument("--similarity", nargs="+", metavar="NAME=FILE[:KIND]", help=(

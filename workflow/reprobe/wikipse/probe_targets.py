@@ -59,12 +59,12 @@ class ProbeTargets:
         return self.split_files("rebuilt")
 
     def split_arguments(self, wildcards: Any) -> list[str]:
-        """`--train PATH --test PATH` of a dataset variant, and for the released files the
+        """`--train=PATH --test=PATH` of a dataset variant, and for the released files the
         class list to check them against (`--classes`), when configured, as argument tokens."""
         train, test = self.split_files(wildcards.wp_variant)
-        known = ["--classes", self.source(self.released["classes"]).path] \
+        known = [f"--classes={self.source(self.released['classes']).path}"] \
             if wildcards.wp_variant != "rebuilt" and "classes" in self.released else []
-        return ["--train", train, "--test", test, *known]
+        return [f"--train={train}", f"--test={test}", *known]
 
     def released_stats_inputs(self) -> list[str]:
         """What the released splits' statistics track: the released files and class list
@@ -74,16 +74,16 @@ class ProbeTargets:
         return self.split_inputs(SimpleNamespace(wp_variant="released"))
 
     def released_stats_arguments(self) -> list[str]:
-        """`--train PATH --test PATH [--classes PATH]` of the released files, as argument
+        """`--train=PATH --test=PATH [--classes=PATH]` of the released files, as argument
         tokens."""
         if not self.released_words():
             return []
         return self.split_arguments(SimpleNamespace(wp_variant="released"))
 
     def ambiguity_argument(self) -> list[str]:
-        """`--ambiguity READING`: what makes a word multi-class (wikipse.probes.ambiguity), as
+        """`--ambiguity=READING`: what makes a word multi-class (wikipse.probes.ambiguity), as
         argument tokens."""
-        return ["--ambiguity", self.wp["probes"]["ambiguity"]]
+        return [f"--ambiguity={self.wp['probes']['ambiguity']}"]
 
     def row_name(self, wildcards: Any) -> str:
         """Tables 2 and 4's row of a probed embedding: `SSKIP unifΣ`."""
@@ -92,8 +92,8 @@ class ProbeTargets:
     def probe_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe wikipse probe` names and settings (wikipse.probes: the classifiers and
         the ambiguity reading) of one embedding, as argument tokens."""
-        return ["--row", self.row_name(wildcards), "--dim", wildcards.wp_dim, "--settings",
-                settings_json(self.wp["probes"], EmbeddingProbeSettings)]
+        return [f"--row={self.row_name(wildcards)}", f"--dim={wildcards.wp_dim}",
+                f"--settings={settings_json(self.wp['probes'], EmbeddingProbeSettings)}"]
 
     def probe_scores(self, wildcards: Any) -> list[str]:
         """Every score file one Table 2, 3 or 4 reads: each embedding, the baselines and the

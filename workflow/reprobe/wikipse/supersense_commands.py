@@ -10,8 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reprobe.step_options import add_names, add_paths, one_of
-from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options, read_selection
-from reprobe.wikipse.probe_commands import _classifier_options, _settings
+from reprobe.wikipse.options import VECTOR_FORMATS, add_selection_options
+from reprobe.wikipse.probe_commands import _classifier_options
 from reprobe.wikipse.settings import ClassifierSettings
 
 log = logging.getLogger("reprobe.wikipse")
@@ -25,7 +25,7 @@ def cmd_supersense_dataset(args: argparse.Namespace) -> None:
     from reprobe.wikipse.resource.release import write_release
     from reprobe.wikipse.tasks.supersense_spilled import corpus_supersenses
 
-    selection = read_selection(args.settings, SELECTION)
+    selection = args.settings
     out = Path(args.output_dir)
     # The corpus's pairs are spilled beside the outputs and summed there in a fixed budget.
     found = corpus_supersenses(Path(args.corpus), args.min_frequency, out)
@@ -58,7 +58,7 @@ def cmd_supersense_probe(args: argparse.Namespace) -> None:
 
     train, test = read_split(Path(args.train)), read_split(Path(args.test))
     vectors = load_vectors(Path(args.vectors), args.format)
-    settings = _settings(args, ClassifierSettings)
+    settings = args.settings
     rows = probe_rows(train, test, vectors, settings.classifiers, settings.fitting(args.seed))
     write_scores(rows, Path(args.scores))
 

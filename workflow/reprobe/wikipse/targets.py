@@ -157,9 +157,9 @@ class WikiPseTargets(ProbeTargets, TaskTargets, ExtraTargets):
         """`reprobe wikipse typing` options: its files and the fold (JSON), as argument tokens."""
         if not self.rebuild:
             return []
-        arguments = [part for name, read in self.typing_reads().items()
-                     for part in (f"--{name.replace('_', '-')}", read.path)]
-        return [*arguments, "--fold", json.dumps(self.wp["fold"])]
+        return [*(f"--{name.replace('_', '-')}={read.path}"
+                  for name, read in self.typing_reads().items()),
+                f"--fold={json.dumps(self.wp['fold'])}"]
 
     def freebase_reads(self) -> dict[str, Read]:
         """The Freebase job's files: the dump, types.map and the optional MID → title TSV."""
@@ -180,8 +180,8 @@ class WikiPseTargets(ProbeTargets, TaskTargets, ExtraTargets):
         freebase)."""
         if self.typing.get("method") != "freebase":
             return []
-        return [part for name, read in self.freebase_reads().items()
-                for part in (f"--{name.replace('_', '-')}", read.path)]
+        return [f"--{name.replace('_', '-')}={read.path}"
+                for name, read in self.freebase_reads().items()]
 
     def shard_files(self, name: str) -> list[str]:
         """One file of every corpus shard, in shard order."""
@@ -197,7 +197,7 @@ class WikiPseTargets(ProbeTargets, TaskTargets, ExtraTargets):
         tokens."""
         if "classes" not in self.released:
             return []
-        return ["--class-order", self.source(self.released["classes"]).path]
+        return [f"--class-order={self.source(self.released['classes']).path}"]
 
     def released_reads(self) -> dict[str, Read]:
         """The released train/test files configured."""
@@ -213,20 +213,19 @@ class WikiPseTargets(ProbeTargets, TaskTargets, ExtraTargets):
         return self.split_files("released") if {"train", "test"} <= set(self.released) else []
 
     def released_arguments(self) -> list[str]:
-        """`--released-<split> PATH` options, as argument tokens."""
-        return [part for split, read in self.released_reads().items()
-                for part in (f"--released-{split}", read.path)]
+        """`--released-<split>=PATH` options, as argument tokens."""
+        return [f"--released-{split}={read.path}" for split, read in self.released_reads().items()]
 
     def selection_arguments(self) -> list[str]:
         """`reprobe wikipse dataset` options: the minimum frequency and the selection's
         settings (wikipse.selection), as argument tokens."""
-        return ["--min-frequency", str(self.wp["min_frequency"]), "--settings",
-                settings_json(self.wp["selection"], SelectionSettings)]
+        return [f"--min-frequency={self.wp['min_frequency']}",
+                f"--settings={settings_json(self.wp['selection'], SelectionSettings)}"]
 
     def embedding_arguments(self, wildcards: Any) -> list[str]:
         """`reprobe wikipse embed` settings of one embedding, as argument tokens."""
-        return ["--model", wildcards.wp_model, "--dim", wildcards.wp_dim, "--settings",
-                settings_json(self.wp["embeddings"], EmbeddingSettings)]
+        return [f"--model={wildcards.wp_model}", f"--dim={wildcards.wp_dim}",
+                f"--settings={settings_json(self.wp['embeddings'], EmbeddingSettings)}"]
 
     def workers(self) -> int:
         """Threads of an embedding job."""
@@ -258,7 +257,7 @@ class WikiPseTargets(ProbeTargets, TaskTargets, ExtraTargets):
         """`reprobe wikipse import-vectors` options of one of the authors' embeddings, as
         argument tokens."""
         read, fmt = self.authors_embedding(wildcards)
-        return ["--input", read.path, "--format", fmt]
+        return [f"--input={read.path}", f"--format={fmt}"]
 
     def resources(self, rule: str) -> dict[str, Any]:
         """mem_mb (by attempt) and runtime of a rule's jobs, scaled by the configured data."""

@@ -15,7 +15,6 @@ from reprobe.wikipse.options import SIMILARITY_KINDS
 from reprobe.wikipse.probe_commands import (
     PAPER,
     _classifier_options,
-    _settings,
     _split_data,
     _split_options,
     _splits,
@@ -78,7 +77,7 @@ def cmd_public(args: argparse.Namespace) -> None:
     classes = class_order(train, test)
     y_train = indicator(keep["train"], train, classes)
     y_test = indicator(keep["test"], test, classes)
-    classifiers = _settings(args, ClassifierSettings)
+    classifiers = args.settings
     settings = classifiers.fitting(args.seed)
     rows = []
     for name in [*ours, *public]:

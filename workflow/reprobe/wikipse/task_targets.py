@@ -66,14 +66,14 @@ class TaskTargets:
                 f"{RESULTS}/probes/{variant}/{model}-{kind}-{dim}.npz" for kind in PROBED}
 
     def analysis_arguments(self, variant: str = "rebuilt") -> list[str]:
-        """`SERIES=PATH` arguments of the analyses, and the variant's train and test files
-        and ambiguity reading, as argument tokens (no `--suffix` for the rebuild, whose is empty:
-        Snakemake's :q drops an empty token instead of quoting it)."""
+        """`SERIES=PATH` arguments of the analyses (positional, last), and the variant's train
+        and test files and ambiguity reading, as argument tokens (no `--suffix` for the rebuild,
+        whose is empty)."""
         if variant not in self.variants:
             return []
         suffix = variant_suffix(variant)
         return [*self.split_arguments(SimpleNamespace(wp_variant=variant)),
-                *self.ambiguity_argument(), *(["--suffix", suffix] if suffix else []),
+                *self.ambiguity_argument(), *([f"--suffix={suffix}"] if suffix else []),
                 *(f"{k}={v}" for k, v in self.analysis_predictions(variant).items())]
 
     def analysis_inputs(self, variant: str = "rebuilt") -> dict[str, Any]:
@@ -119,8 +119,8 @@ class TaskTargets:
                   for name, spec in self.wp["public"].items()]
         ours = [f"{name}={path}"
                 for name, path in self.public_ours(wildcards.wp_variant).items()]
-        return [*self.split_arguments(wildcards), "--public", *public,
-                "--ours", *ours, *self.classifier_settings()]
+        return [*self.split_arguments(wildcards), *(f"--public={item}" for item in public),
+                *(f"--ours={item}" for item in ours), *self.classifier_settings()]
 
     def nlp_ours(self, variant: str = "rebuilt") -> dict[str, str]:
         """Table 5's rows of ours (`word`, `wghtΣ`, `unifΣ`) → the vectors folder: the analysed
@@ -147,18 +147,18 @@ class TaskTargets:
         return list(dict.fromkeys([*files, *self.nlp_ours(variant).values(), *public]))
 
     def table5_embeddings(self, variant: str = "rebuilt") -> list[str]:
-        """`--ours ROW=FOLDER … --public NAME=PATH:FORMAT …`: Table 5's rows."""
-        public = [f"{name}={self.source(spec).path}:{spec['format']}"
-                  for name, spec in self._public_rows(variant).items()]
-        return ["--ours", *(f"{k}={v}" for k, v in self.nlp_ours(variant).items()),
-                *(["--public", *public] if public else [])]
+        """`--ours=ROW=FOLDER …` and `--public=NAME=PATH:FORMAT …` (one token each: a public
+        embedding's name is the config's, and may begin with -): Table 5's rows."""
+        return [*(f"--ours={row}={folder}" for row, folder in self.nlp_ours(variant).items()),
+                *(f"--public={name}={self.source(spec).path}:{spec['format']}"
+                  for name, spec in self._public_rows(variant).items())]
 
     def nlp_arguments(self, variant: str = "rebuilt") -> list[str]:
         """`reprobe wikipse nlp` arguments, as argument tokens."""
         tasks = {task: {role: self.source(spec).path for role, spec in files.items()}
                  for task, files in self.wp["senteval"]["tasks"].items()}
-        return ["--tasks", json.dumps(tasks), "--settings",
-                settings_json(self.wp["senteval"], SentEvalSettings),
+        return [f"--tasks={json.dumps(tasks)}",
+                f"--settings={settings_json(self.wp['senteval'], SentEvalSettings)}",
                 *self.table5_embeddings(variant)]
 
     def table5_scores(self, variant: str = "rebuilt") -> list[str]:
@@ -181,7 +181,7 @@ class TaskTargets:
             return []
         splits = [f"--{split}={self.source(typing['files'][split]).path}"
                   for split in ("train", "dev", "test")]
-        return [*splits, "--settings", settings_json(typing, MentionTypingSettings),
+        return [*splits, f"--settings={settings_json(typing, MentionTypingSettings)}",
                 *self.table5_embeddings(variant)]
 
     def mc_gpus(self) -> int:
@@ -202,13 +202,12 @@ class TaskTargets:
                 *self.similarity_vectors(variant).values(), *self.extra_folders(variant).values()]
 
     def similarity_arguments(self, variant: str = "rebuilt") -> list[str]:
-        """`--beyond NAME=PATH …` (the extra embeddings: before the options, where its list
-        ends), `--datasets JSON` and `MODEL DIM=PATH` arguments of Table 6, as argument
-        tokens."""
+        """`--beyond=NAME=PATH …` (the extra embeddings), `--variant`, `--datasets=JSON` and
+        the positional `MODEL DIM=PATH` arguments of Table 6 (last), as argument tokens."""
         datasets = {name: {"path": self.source(spec).path, "kind": spec["kind"]}
                     for name, spec in self.wp["similarity"].items()}
-        return [*self.extra_similarity_arguments(variant), "--variant", variant, "--datasets",
-                json.dumps(datasets),
+        return [*self.extra_similarity_arguments(variant), f"--variant={variant}",
+                f"--datasets={json.dumps(datasets)}",
                 *(f"{k}={v}" for k, v in self.similarity_vectors(variant).items())]
 
     def supersense_inputs(self) -> dict[str, str]:
@@ -224,9 +223,9 @@ class TaskTargets:
         settings = self.wp.get("supersense")
         if not settings:
             return []
-        return ["--corpus", self.source(settings["corpus"]).path,
-                "--min-frequency", str(settings["min_frequency"]), "--settings",
-                settings_json(settings["selection"], SelectionSettings)]
+        return [f"--corpus={self.source(settings['corpus']).path}",
+                f"--min-frequency={settings['min_frequency']}",
+                f"--settings={settings_json(settings['selection'], SelectionSettings)}"]
 
     def supersense_probe_arguments(self) -> list[str]:
         """`reprobe wikipse supersense-probe` options: the embeddings and the classifiers, as
@@ -234,10 +233,10 @@ class TaskTargets:
         spec = (self.wp.get("supersense") or {}).get("embeddings")
         if not spec:
             return []
-        return ["--vectors", self.source(spec).path, "--format", spec["format"],
+        return [f"--vectors={self.source(spec).path}", f"--format={spec['format']}",
                 *self.classifier_settings()]
 
     def classifier_settings(self) -> list[str]:
-        """`--settings JSON` of the classifiers (wikipse.probes), as `reprobe wikipse public`
+        """`--settings=JSON` of the classifiers (wikipse.probes), as `reprobe wikipse public`
         and `supersense-probe` take them, as argument tokens."""
-        return ["--settings", settings_json(self.wp["probes"], ClassifierSettings)]
+        return [f"--settings={settings_json(self.wp['probes'], ClassifierSettings)}"]

@@ -26,5 +26,5 @@ rule STAGE_NAME_counts:
     params:
         path=STAGE_NAME_TARGETS.input.path,
     shell:
-        "python -m reprobe STAGE_NAME counts --input {params.path:q} "
-        "--csv {output.csv:q} --md {output.md:q} 2> {log:q}"
+        "python -m reprobe STAGE_NAME counts --input={params.path:q} "
+        "--csv={output.csv:q} --md={output.md:q} 2> {log:q}"
