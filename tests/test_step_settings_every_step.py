@@ -168,3 +168,16 @@ def test_a_wrong_setting_ends_the_step_with_one_line_and_no_bug_message(caplog):
         [*words, *required_arguments(parser), "--set=max_depth=-1"])
     assert run_step(args) == 1
     assert "equate.qreas.max_depth" in caplog.text and "bug" not in caplog.text
+
+
+def test_section_names_the_main_settings_and_a_second_option_keeps_its_own(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("equate:\n  trained:\n    mine: {architecture: cbow, width: 0.5}\n"
+                      "  training: {precision: fp16}\n", encoding="utf-8")
+    words, parser = dict(zip(IDS, STEPS, strict=True))["equate train-baseline"]
+    args = parsed(words, parser, f"--configfile={config}", "--section=equate.trained.mine")
+    assert (args.settings.architecture, args.settings.width) == ("cbow", 0.5)
+    assert args.training.precision == "fp16"
+    args = parsed(words, parser, f"--configfile={config}", "--section=equate.trained.mine",
+                  "--set-training=precision=bf16")
+    assert args.training.precision == "bf16"

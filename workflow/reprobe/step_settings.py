@@ -186,7 +186,9 @@ class SettingsOption:
         values: dict[str, Any] = {}
         configfile = getattr(args, "configfile", None)
         if configfile:
-            values = self.configured(configfile, getattr(args, "section", None))
+            # --section names the main settings' place; a second option has a place of its own.
+            section = getattr(args, "section", None) if self.dest == "settings" else None
+            values = self.configured(configfile, section)
         text = getattr(args, self.dest)
         if text is not None and not dataclasses.is_dataclass(text):
             from reprobe.config_files import merge_over
