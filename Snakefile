@@ -9,6 +9,8 @@ min_version("9.0")
 sys.path.insert(0, str(Path(workflow.basedir) / "workflow"))
 
 from reprobe.config import loaded_config  # noqa: E402
+from reprobe.errors import ReprobeError  # noqa: E402
+from reprobe.estimate.profile_check import profile_problem  # noqa: E402
 from reprobe.stages import enabled  # noqa: E402
 
 # The config is assembled here rather than by Snakemake's merge (docs/configuration.md): each
@@ -21,6 +23,10 @@ config.clear()
 config.update(
     loaded_config(workflow.config_settings.configfiles, workflow.config_settings.config)
 )
+# A cluster profile's `$REPROBE_SLURM_…` left unset is refused here, in one line, not by sbatch.
+PROFILE_PROBLEM = profile_problem(workflow.resource_settings.default_resources)
+if PROFILE_PROBLEM:
+    raise ReprobeError(PROFILE_PROBLEM)
 
 
 include: "workflow/rules/common.smk"

@@ -223,3 +223,10 @@ def test_save_native_writes_the_same_bytes_for_the_same_vectors(tmp_path: Path) 
     second = save_native(load_vectors(GENSIM_DATA / "lee_fasttext.vec"), tmp_path / "b.kv")
     assert first.read_bytes() == second.read_bytes()
     assert load_native(second).most_similar("government", topn=1)
+
+
+@pytest.mark.parametrize(("name", "reason"), [("nonexistent.vec", "no such file"),
+                                              (".", "is a directory")])
+def test_a_missing_vectors_file_says_why(tmp_path: Path, name: str, reason: str) -> None:
+    with pytest.raises(InputFormatError, match=rf"cannot be read \({reason}\)"):
+        load_vectors(tmp_path / name)

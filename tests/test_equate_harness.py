@@ -48,14 +48,16 @@ def test_the_utils_labels_are_reprobes():
 
 
 def test_two_way_sets_ask_true_or_false_and_three_way_sets_add_neither(tmp_path):
-    two = task_yaml(tmp_path / "released-rte_quant")
-    three = task_yaml(tmp_path / "rebuilt-stresstest")
+    two = task_yaml(tmp_path / "released-rte_quant", tmp_path / "lm_eval")
+    three = task_yaml(tmp_path / "rebuilt-stresstest", tmp_path / "lm_eval")
     assert "True or False?" in two and "doc_to_target: !function utils.two_way_target" in two
     assert "True, False, or Neither?" in three and "- Neither" in three
     assert "utils.three_way_target" in three
-    assert f"dataset_path: {(tmp_path / 'rebuilt-stresstest').resolve()}" in three
+    # The data is named relative to the task folder, so exports/ can be moved whole.
+    assert "dataset_folder: ../rebuilt-stresstest" in three and "dataset_path" not in three
+    assert "custom_dataset: !function utils.exported_dataset" in three
     assert task_name(tmp_path / "perturbation-perturbed") == "equate_perturbation_perturbed"
-    assert "True or False?" in task_yaml(tmp_path / "perturbation-unperturbed")
+    assert "True or False?" in task_yaml(tmp_path / "perturbation-unperturbed", tmp_path)
 
 
 def direct_loglikelihood(model, tokenizer, context: str, continuation: str) -> float:
@@ -123,7 +125,7 @@ def test_the_tasks_of_exported_folders_are_written_with_utils(tmp_path):
                recovery=None, sources={})
     write_tasks([folder], tmp_path / "lm_eval")
     assert sorted(p.name for p in (tmp_path / "lm_eval").iterdir()) == [
-        "equate_released_rte_quant.yaml", "utils.py"]
+        "README.md", "equate_released_rte_quant.yaml", "utils.py"]
 
 
 @pytest.fixture(scope="module")

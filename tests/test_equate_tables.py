@@ -222,3 +222,21 @@ def test_perturbation_rows_beyond_the_paper_are_marked_last(tmp_path: Path) -> N
     assert list(dict.fromkeys(table["model"]))[-1] == beyond_row("tiny-BERT")
     assert float(_values(table, beyond_row("tiny-BERT"))["perturbed − unperturbed"]) == -20
     assert BEYOND_PAPER_NOTE in md.read_text(encoding="utf-8")
+
+
+def test_majs_delta_over_itself_is_by_construction_never_judged(tmp_path: Path) -> None:
+    path = tmp_path / "scores.csv"
+    write_scores(_scores(HAND), path)
+    csv, md = tmp_path / "t6.csv", tmp_path / "t6.md"
+    write_table6([path], REFERENCE / "table6_conll.csv", csv, md)
+    table = pd.read_csv(csv)
+    majority = table[(table["model"] == "MAJ") & table["metric"].str.endswith(" Δ")]
+    assert len(majority) and majority["within_tolerance"].isna().all()
+    assert majority["note"].str.startswith("by construction").all()
+    # Its accuracies are judged; so is another row's Δ.
+    sets = table[(table["model"] == "MAJ") & ~table["metric"].str.endswith(" Δ")]
+    assert sets["within_tolerance"].notna().any()
+    others = table[(table["model"] != "MAJ") & table["metric"].str.endswith(" Δ")
+                   & table["value"].notna() & table["paper_value"].notna()]
+    assert len(others) and others["within_tolerance"].notna().all()
+    assert "| 0 (by construction)" in md.read_text(encoding="utf-8")

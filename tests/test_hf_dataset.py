@@ -3,12 +3,21 @@ each split's file, columns and size; splits must agree on their columns."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pyarrow as pa
 import pytest
 import yaml
 
-from reprobe.hf_dataset import DatasetCard, card_header, feature, write_dataset_folder
+from conftest import REPO
+from reprobe.hf_dataset import (
+    DatasetCard,
+    card_header,
+    card_path,
+    feature,
+    write_dataset_folder,
+)
 
 CARD = DatasetCard(pretty_name="Toy", summary="A toy set.", license="cc-by-4.0",
                    licence_note="CC BY 4.0.", task_categories=("fill-mask",),
@@ -55,3 +64,25 @@ def test_splits_with_other_columns_or_none_are_refused(tmp_path):
 def test_the_header_is_the_cards():
     header = card_header(CARD, {"test": pa.table({"a": ["x"]})})
     assert (header["license"], header["task_categories"]) == ("cc-by-4.0", ["fill-mask"])
+
+
+def rule_outputs(text: str) -> dict[str, str]:
+    """Each rule of a .smk text's `output:` block, by rule name."""
+    found = {}
+    for match in re.finditer(r"^rule (\w+):\n(.*?)(?=^\S|\Z)", text, re.M | re.S):
+        block = re.search(r"^    output:\n((?:        .*\n)+)", match[2], re.M)
+        found[match[1]] = block[1] if block else ""
+    return found
+
+
+def test_export_rules_output_the_card_so_no_snakemake_marker_lands_in_a_dataset():
+    outputs = {name: block for path in (REPO / "workflow/rules").glob("*.smk")
+               for name, block in rule_outputs(path.read_text(encoding="utf-8")).items()
+               if name.endswith(("_export", "_harness_tasks"))}
+    assert len(outputs) == 7, sorted(outputs)
+    for name, block in outputs.items():
+        assert "directory(" not in block and "/README.md" in block, (name, block)
+
+
+def test_card_path_names_the_folders_readme():
+    assert card_path("exports/equate/lm_eval") == "exports/equate/lm_eval/README.md"

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from reprobe.errors import InputFormatError, ReprobeError
-from reprobe.io import atomic_directory, atomic_path, iter_json_objects
+from reprobe.io import (
+    atomic_directory,
+    atomic_path,
+    is_stale_staging,
+    iter_json_objects,
+    stale_staging_under,
+)
 
 
 def test_atomic_path_leaves_nothing_when_the_block_fails(tmp_path):
@@ -52,3 +62,43 @@ def test_a_full_disk_names_the_target_being_written(tmp_path):
 def test_an_oserror_naming_another_file_passes_unchanged(tmp_path):
     with pytest.raises(FileNotFoundError, match="missing.txt"), atomic_path(tmp_path / "out"):
         (tmp_path / "missing.txt").read_text()
+
+
+def dead_pid() -> int:
+    """The id of a process that has exited."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_a_rerun_removes_the_staging_a_killed_job_left(tmp_path):
+    target = tmp_path / "models" / "tiny-BERT"
+    left = tmp_path / "models" / f".tiny-BERT.tmp-{dead_pid()}"
+    (left / "sub").mkdir(parents=True)
+    other = tmp_path / "models" / f".tiny-GPT.tmp-{dead_pid()}"
+    other.mkdir()
+    live = tmp_path / "models" / f".tiny-BERT.tmp-{os.getppid()}"
+    live.mkdir()
+    with atomic_directory(target) as staging:
+        (staging / "config.json").write_text("{}")
+    assert sorted(p.name for p in target.parent.iterdir()) == sorted(
+        ["tiny-BERT", other.name, live.name])
+
+
+def test_a_file_rewrite_removes_a_killed_jobs_temporary_file(tmp_path):
+    left = tmp_path / f".out.tsv.tmp-{dead_pid()}"
+    left.write_text("half")
+    with atomic_path(tmp_path / "out.tsv") as temporary:
+        temporary.write_text("whole")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.tsv"]
+
+
+def test_stale_staging_under_finds_dead_writers_only(tmp_path):
+    dead = tmp_path / "data" / "a" / f".x.tmp-{dead_pid()}"
+    (dead / "inner").mkdir(parents=True)
+    (dead / "inner" / f".y.tmp-{dead_pid()}").write_text("")
+    alive = tmp_path / "data" / f".z.tmp-{os.getpid()}"
+    alive.write_text("")
+    (tmp_path / "data" / ".hidden.tmp-x").write_text("")
+    assert stale_staging_under(tmp_path / "data") == [dead]
+    assert is_stale_staging(dead) and not is_stale_staging(alive)

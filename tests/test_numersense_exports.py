@@ -166,7 +166,8 @@ def test_harness_utils_is_standalone_and_holds_reprobe_s_candidates() -> None:
                 for alias in node.names]
     imported += [node.module or "" for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom)]
-    assert imported == ["__future__"]
+    # `datasets` only inside the task's loader: the harness needs it anyway.
+    assert sorted(imported) == ["__future__", "datasets", "pathlib"]
     probe = "<mask> wheels make a car stable. "
     doc = {"probe": probe, "label": "four"}
     assert harness_utils.sentence_choices(doc) == [filled(probe, w) for w in CANDIDATES]
@@ -176,10 +177,12 @@ def test_harness_utils_is_standalone_and_holds_reprobe_s_candidates() -> None:
         "hit@1": 0.0, "hit@2": 1.0, "hit@3": 1.0}
 
 
-def test_a_task_yaml_names_its_folder_by_absolute_path(tmp_path: Path) -> None:
-    text = task_yaml("numersense_core", tmp_path / "released-core")
+def test_a_task_yaml_names_its_folder_relative_to_the_task_folder(tmp_path: Path) -> None:
+    text = task_yaml("numersense_core", tmp_path / "released-core", tmp_path / "lm_eval")
     task = yaml.load(text, Loader=FunctionTagLoader)  # noqa: S506 (a SafeLoader subclass)
-    assert task["dataset_path"] == str(tmp_path / "released-core")
+    assert "dataset_path" not in task
+    assert task["dataset_kwargs"] == {"dataset_folder": "../released-core"}
+    assert task["custom_dataset"] == "!utils.exported_dataset"
     assert task["target_delimiter"] == "" and task["output_type"] == "multiple_choice"
     assert task["doc_to_choice"] == "!utils.sentence_choices"
     assert [m["metric"] for m in task["metric_list"]] == ["hit@1", "hit@2", "hit@3"]
@@ -239,4 +242,4 @@ def test_every_exported_folder_loads_offline_with_datasets(
         "numersense_rebuilt_core.yaml", "numersense_validation.yaml"]
     task = yaml.load((tasks / "numersense_core.yaml").read_text(), Loader=FunctionTagLoader)  # noqa: S506
     released_core = default_run / "exports/numersense/released-core"
-    assert Path(task["dataset_path"]) == released_core.resolve()
+    assert (tasks / task["dataset_kwargs"]["dataset_folder"]).resolve() == released_core.resolve()

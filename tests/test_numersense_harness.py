@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -96,11 +97,16 @@ def test_the_harness_gives_reprobe_s_log_likelihoods_and_hits(
     # The released core stand-in with its gold: 31 lines, a repeated probe with two labels.
     probes_file, gold_file = (SAMPLES / "released/test.core.masked.txt",
                               SAMPLES / "released/test.core.labels.tsv")
+    built = tmp_path / "built" / "exports"
     export_dataset("released-core", Inputs(probes_file, gold_file, "gold"),
-                   tmp_path / "released-core", {})
-    assert write_harness_tasks([tmp_path / "released-core"], tmp_path / "lm_eval") == [
+                   built / "released-core", {})
+    assert write_harness_tasks([built / "released-core"], built / "lm_eval") == [
         "numersense_core"]
-    harness = run_harness(model_dir, tmp_path / "lm_eval", tmp_path)
+    # The exports travel: the tasks read their data relative to their own folder.
+    moved = tmp_path / "elsewhere" / "exports"
+    shutil.copytree(built, moved)
+    shutil.rmtree(built)
+    harness = run_harness(model_dir, moved / "lm_eval", tmp_path)
 
     from transformers import AutoModelForCausalLM, AutoTokenizer
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import socket
+import time
 from pathlib import Path
 
 # Set before transformers or huggingface_hub is imported: they read it at import time.
@@ -11,6 +13,7 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 import pytest
 
 from reprobe.errors import ReprobeError
+from reprobe.numersense import models
 from reprobe.numersense.models import load_model, offline
 from reprobe.numersense.tiny import build_tiny_model
 
@@ -45,3 +48,25 @@ def test_an_uncached_hub_model_offline_says_where_it_looked() -> None:
 def test_an_unknown_type_is_an_error(tiny_bert: Path) -> None:
     with pytest.raises(ReprobeError, match="unknown model type"):
         load_model(str(tiny_bert), "seq2seq")
+
+
+
+def no_resolver(*args: object, **kwargs: object) -> object:
+    """A resolver on a machine without network."""
+    raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+
+def test_a_hub_name_without_network_fails_in_seconds_with_the_offline_hint(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
+    monkeypatch.setattr(socket, "getaddrinfo", no_resolver)
+    models.hub_unreachable.cache_clear()
+    started = time.monotonic()
+    try:
+        with pytest.raises(ReprobeError, match=r"huggingface.co does not resolve.*"
+                           r"download.mirror.*REPROBE_OFFLINE=1"):
+            load_model("reprobe-test/no-such-model", "masked")
+    finally:
+        models.hub_unreachable.cache_clear()
+    assert time.monotonic() - started < 10

@@ -48,13 +48,21 @@ def results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
                                        "table6_released.csv", "table6_rebuilt.csv")]
 
 
-def build(tables: list[Path], tolerance: float = 0.05) -> tuple[str, dict]:
-    """Write the demo page; its HTML and its summary."""
+# The paper's data, fetched: its numbers are judged against the paper's.
+FETCHED = {"demo_data": {"url": "https://example.org/demo.txt", "sha256": "0" * 64, "size": 10,
+                         "file": "data/raw/demo_data/demo.txt"}}
+# A sample shipped with the project: a stand-in, its numbers a plumbing check.
+SAMPLE = {"demo_sample": {"path": "data/samples/demo.txt", "sha256": "0" * 64, "size": 10,
+                          "file": "data/raw/demo_sample/demo.txt"}}
+
+
+def build(tables: list[Path], tolerance: float = 0.05,
+          sources: dict | None = None) -> tuple[str, dict]:
+    """Write the demo page (from the fetched source unless told); its HTML and summary."""
     summary = write_paper_page(
         Path("results/report/demo.html"), Path("results/report/demo.json"), "Demo et al. 2024",
         tables, [Path("data/processed/demo/rebuilt/core.card.json")],
-        {"demo_sample": {"path": "data/samples/demo.txt", "sha256": "0" * 64, "size": 10,
-                         "file": "data/raw/demo_sample/demo.txt"}},
+        FETCHED if sources is None else sources,
         {"seed": 1, "report": {"tolerance": tolerance}}, tolerance)
     return Path("results/report/demo.html").read_text(encoding="utf-8"), summary
 
@@ -75,9 +83,22 @@ def test_every_table_appears_under_its_title(results):
 
 def test_the_page_tallies_what_is_within_the_tolerance(results):
     html, summary = build(results)
-    assert summary["counts"] == {"compared": 2, "within": 1, "beyond": 1, "paper_only": 2}
+    assert summary["counts"] == {"compared": 2, "within": 1, "beyond": 1, "paper_only": 2,
+                                 "stand_in": 0}
     assert "2 numbers beside the paper's: 1 within 5% (✓), 1 further (✗)" in html
     assert json.loads(Path("results/report/demo.json").read_text()) == summary
+    assert 'id="stand-in"' not in html and summary["stand_in"] == {"sources": [], "rows": []}
+
+
+def test_a_page_from_samples_says_so_and_counts_none_of_its_numbers(results):
+    html, summary = build(results, sources=SAMPLE)
+    banner = html.index('id="stand-in"')
+    assert banner < html.index('<p class="tally">') and "<code>demo_sample</code>" in html
+    assert summary["counts"] == {"compared": 0, "within": 0, "beyond": 0, "paper_only": 2,
+                                 "stand_in": 2}
+    assert summary["stand_in"]["sources"] == ["demo_sample"]
+    assert "No number here is counted against the paper's; 2 from stand-in data" in html
+    assert '<span class="mark">' not in html and html.count('<td class="stand-in') == 2
 
 
 def test_a_stricter_tolerance_marks_more(results):
@@ -90,7 +111,7 @@ def test_figures_cards_sources_and_config_are_on_the_page(results):
     assert f"data:image/png;base64,{base64.b64encode(PNG).decode()}" in html
     assert "<summary>data</summary>" in html  # the figure's numbers, folded under it
     assert "data/processed/demo/rebuilt/core.card.json" in html and "<td>83</td>" in html
-    assert "0" * 64 in html and "not fetched" in html
+    assert "0" * 64 in html and "not fetched" in html and "example.org/demo.txt" in html
     assert "report:\n  tolerance: 0.05" in html
 
 

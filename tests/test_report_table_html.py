@@ -61,7 +61,37 @@ def test_a_plain_table_with_value_paper_delta_marks_the_value_cell():
                        ["sentences", "4002", "nan", "nan"]], [False, True, True, True])
     html, counts = pipe_table_html(table, 0.05)
     assert cells(html, "beyond") == ["✗ 36"] and cells(html, "within") == ["✓ 1.7"]
-    assert counts.as_dict() == {"compared": 2, "within": 1, "beyond": 1, "paper_only": 0}
+    assert counts.as_dict() == {"compared": 2, "within": 1, "beyond": 1, "paper_only": 0,
+                                "stand_in": 0}
+
+
+def test_the_csv_layout_with_paper_value_marks_the_value_cell():
+    table = PipeTable(["metric", "value", "note", "paper_value", "delta", "within_tolerance"],
+                      [["words", "36", "", "44250", "-44214", "False"]],
+                      [False, True, False, True, True, False])
+    html, counts = pipe_table_html(table, 0.05)
+    assert cells(html, "beyond") == ["✗ 36"] and counts.beyond == 1
+
+
+def test_stand_in_numbers_are_greyed_and_counted_apart():
+    html, counts = pipe_table_html(paper_shaped(["MAJ", "57.14 (57.8, -0.66)", "x"]), 0.05,
+                                   stand_in=True)
+    assert cells(html, "within") == [] and "✓" not in html
+    assert cells(html, "stand-in") == ["57.14 (57.8, -0.66)"]
+    assert "plumbing check" in html
+    assert counts.as_dict() == {"compared": 0, "within": 0, "beyond": 0, "paper_only": 0,
+                                "stand_in": 1}
+
+
+def test_a_tiny_row_is_a_stand_in_on_any_page():
+    html, counts = pipe_table_html(paper_shaped(["tiny-ESIM (beyond the paper)",
+                                                 "57.14 (57.8, -0.66)", "x"]), 0.05)
+    assert '<tr class="stand-in-row">' in html and (counts.within, counts.stand_in) == (0, 1)
+
+
+def test_a_cell_by_construction_is_never_counted():
+    html, counts = pipe_table_html(paper_shaped(["MAJ", "0 (by construction)", "x"]), 0.05)
+    assert counts == Counts() and "✓" not in html
 
 
 def test_cell_text_is_escaped_and_code_spans_kept():
@@ -82,4 +112,6 @@ def test_counts_add_up():
     total += Counts(within=2, beyond=3, paper_only=1)
     total.add(Verdict.BEYOND)
     total.add(None)
-    assert total.as_dict() == {"compared": 7, "within": 3, "beyond": 4, "paper_only": 1}
+    total.add(Verdict.STAND_IN)
+    assert total.as_dict() == {"compared": 7, "within": 3, "beyond": 4, "paper_only": 1,
+                               "stand_in": 1}

@@ -108,6 +108,11 @@ def test_labels_carry_the_tally_once_the_page_is_written(tmp_path, monkeypatch):
         "tolerance_text": "5%", "tables": [{}, {}],
         "counts": {"compared": 78, "within": 7, "beyond": 71, "paper_only": 3}}))
     assert targets.labels(paper) == {"page": "numeracy", "tables": "2", "within 5%": "7 of 78"}
+    # A page from stand-in data: nothing counted, and the listing says why.
+    Path("results/report/numeracy.json").write_text(json.dumps({
+        "tolerance_text": "5%", "tables": [{}],
+        "counts": {"compared": 0, "within": 0, "beyond": 0, "paper_only": 3, "stand_in": 9}}))
+    assert targets.labels(paper)["within 5%"] == "0 of 0 (stand-in data)"
 
 
 @pytest.mark.parametrize("name", ["config.yaml", "paper.yaml"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import os
@@ -14,9 +15,10 @@ import pytest
 import requests
 
 from loopback import Server, ServerState, serve
-from reprobe.errors import SourceError
+from reprobe.errors import InputFormatError, ReprobeError, SourceError
 from reprobe.sources import fetch
 from reprobe.sources.fetch import copy_local, fetch_url
+from reprobe.text import read_text
 
 PAYLOAD = random.Random(0).randbytes(200_000)
 PAYLOAD_SHA = hashlib.sha256(PAYLOAD).hexdigest()
@@ -255,7 +257,7 @@ def test_copy_local_copies_and_verifies(local_file: Path, tmp_path: Path) -> Non
     out = copy_local(local_file, dest, source="local", sha256=PAYLOAD_SHA, size=len(PAYLOAD))
     assert out == dest
     assert dest.read_bytes() == PAYLOAD
-    assert sorted(p.name for p in dest.parent.iterdir()) == ["local.bin"]
+    assert sorted(p.name for p in dest.parent.iterdir()) == [".local.bin.origin", "local.bin"]
 
 
 def test_copy_local_never_links_so_touching_the_copy_leaves_the_source(
@@ -278,7 +280,7 @@ def test_copy_local_replaces_an_old_hard_link_with_a_copy(local_file: Path,
     copy_local(local_file, dest, source="local", sha256=PAYLOAD_SHA)
     assert dest.read_bytes() == PAYLOAD and not dest.samefile(local_file)
     assert local_file.read_bytes() == PAYLOAD
-    assert sorted(p.name for p in dest.parent.iterdir()) == ["local.bin"]
+    assert sorted(p.name for p in dest.parent.iterdir()) == [".local.bin.origin", "local.bin"]
 
 
 @pytest.mark.parametrize("failure", [OSError(18, "Invalid cross-device link"), 0])
@@ -295,7 +297,7 @@ def test_copy_local_copies_plainly_when_copy_file_range_fails(
     copy_local(local_file, dest, source="local", sha256=PAYLOAD_SHA)
     assert dest.read_bytes() == PAYLOAD
     assert not dest.samefile(local_file)
-    assert sorted(p.name for p in dest.parent.iterdir()) == ["local.bin"]
+    assert sorted(p.name for p in dest.parent.iterdir()) == [".local.bin.origin", "local.bin"]
 
 
 def test_copy_local_wrong_sha256_names_the_source(local_file: Path, tmp_path: Path) -> None:
@@ -309,3 +311,48 @@ def test_copy_local_missing_path_names_it(tmp_path: Path) -> None:
     missing = tmp_path / "nope.bin"
     with pytest.raises(SourceError, match=rf"mylocal: .*{re.escape(str(missing))}"):
         copy_local(missing, tmp_path / "out.bin", source="mylocal")
+
+
+def no_space(*args: object, **kwargs: object) -> object:
+    """A write on a full disk: the OS names no file."""
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_full_disk_during_a_download_names_the_output(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fetch, "_download", no_space)
+    dest = tmp_path / "raw" / "data.bin"
+    with pytest.raises(ReprobeError, match=rf"^{re.escape(str(dest))}: failed while writing it "
+                       r"\(No space left on device\)"):
+        fetch_url("http://127.0.0.1:9/data.bin", dest, source="src", progress=False, **TRANSFER)
+
+
+def test_a_full_disk_during_a_local_copy_names_the_output(
+        local_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fetch, "_copy_file", no_space)
+    dest = tmp_path / "out" / "local.bin"
+    with pytest.raises(ReprobeError, match=rf"^{re.escape(str(dest))}: failed while writing"):
+        copy_local(local_file, dest, source="local")
+    assert sorted(p.name for p in dest.parent.iterdir()) == []
+
+
+def test_an_error_in_a_copied_input_names_the_configured_file(tmp_path: Path) -> None:
+    configured = tmp_path / "mine" / "probes.tsv"
+    configured.parent.mkdir()
+    configured.write_bytes(b"ok\n\xff\n")
+    copy = copy_local(configured, tmp_path / "data" / "raw" / "probes" / "probes.tsv",
+                      source="probes")
+    with pytest.raises(InputFormatError) as caught:
+        read_text(copy)
+    assert str(caught.value).startswith(f"{copy} (copied from {configured.resolve()}): line 2")
+
+
+def test_a_download_over_a_copy_forgets_where_the_copy_came_from(
+    server: Server, session: requests.Session, tmp_path: Path, local_file: Path
+) -> None:
+    dest = tmp_path / "out" / "data.bin"
+    copy_local(local_file, dest, source="local")
+    dest.unlink()
+    fetch_url(server.url("/data.bin"), dest, source="url", progress=False, session=session,
+              **TRANSFER)
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["data.bin"]

@@ -107,3 +107,37 @@ def test_every_zstd_frame_is_read(tmp_path):
     path.write_bytes(frame.compress(b"a\n" * 300_000) + frame.compress(b"b\n"))
     lines = [text for _, text in numbered_lines(path)]
     assert len(lines) == 300_001 and lines[-1] == "b"
+
+
+def test_require_readable_says_why_a_file_cannot_be_read(tmp_path):
+    from reprobe.text import require_readable
+
+    with pytest.raises(InputFormatError, match=r"absent.vec: file: cannot be read \(no such file"):
+        require_readable(tmp_path / "absent.vec")
+    with pytest.raises(InputFormatError, match=r"cannot be read \(is a directory\)"):
+        require_readable(tmp_path)
+    assert require_readable(__file__).is_file()
+
+
+def test_an_unreadable_file_says_permission_denied(tmp_path):
+    import os
+
+    from reprobe.text import require_readable
+
+    locked = tmp_path / "locked.vec"
+    locked.write_text("a 1\n")
+    locked.chmod(0)
+    try:
+        if os.access(locked, os.R_OK):
+            pytest.skip("running as root: every file is readable")
+        with pytest.raises(InputFormatError, match=r"locked.vec: file: cannot be read "
+                           r"\(permission denied\)"):
+            require_readable(locked)
+    finally:
+        locked.chmod(0o600)
+
+
+def test_error_line_of_a_bare_file_not_found_gives_the_reason():
+    from reprobe.errors import error_line
+
+    assert error_line(FileNotFoundError("/nonexistent.vec")) == "/nonexistent.vec: no such file"

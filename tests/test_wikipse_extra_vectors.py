@@ -189,8 +189,8 @@ def test_a_row_beyond_the_paper_sits_below_the_papers_rows(tmp_path):
     models = list(dict.fromkeys(table["model"]))
     assert models[-2:] == [extra, f"empty {BEYOND}"]
     assert models.index("SKIP word") < models.index("random") < models.index(extra)
-    assert table.loc[table["model"] == extra, "paper"].isna().all()
-    assert (table.loc[table["model"] == f"empty {BEYOND}", "value"] == NO_WORD_FOUND).all()
+    assert table.loc[table["model"] == extra, "paper_value"].isna().all()
+    assert (table.loc[table["model"] == f"empty {BEYOND}", "note"] == NO_WORD_FOUND).all()
     text = (tmp_path / "t.md").read_text(encoding="utf-8")
     assert BEYOND_NOTE in text
     assert text.index("| SKIP word") < text.index(f"| {extra}")

@@ -25,9 +25,9 @@ log = logging.getLogger("reprobe")
 EPILOG = """\
 The workflow runs these commands from its rules; run them by hand to debug one step.
 Typical use is through Snakemake:
-  snakemake --cores all all                                    # the embedded default, offline
-  snakemake all --cores all --configfile config/paper.yaml     # the full reproduction
-  snakemake results/tables/corpus/wikipedia_stats.csv          # one table and what it needs
+  snakemake --cores all all                                         # the embedded default, offline
+  snakemake all --cores all --configfile config/paper.yaml          # the full reproduction
+  snakemake --cores all results/tables/corpus/wikipedia_stats.csv   # one table and its inputs
 """
 
 

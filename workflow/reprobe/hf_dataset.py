@@ -21,6 +21,9 @@ import yaml
 
 from reprobe.io import atomic_directory
 
+# The dataset card: the file a rule names as a folder's output (a `directory()` output would
+# leave Snakemake's `.snakemake_timestamp` among the dataset's files).
+CARD = "README.md"
 # Arrow types as the hub's dataset_info names them.
 _DTYPES = {pa.string(): "string", pa.large_string(): "string", pa.int64(): "int64",
            pa.int32(): "int32", pa.float64(): "float64", pa.float32(): "float32",
@@ -40,6 +43,11 @@ class DatasetCard:
     built: Sequence[str] = field(default_factory=tuple)
     sources: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     comparison: str = ""
+
+
+def card_path(folder: str) -> str:
+    """The card of an exported folder (or task folder): the path its rule outputs."""
+    return f"{folder}/{CARD}"
 
 
 def feature(arrow_type: pa.DataType) -> dict[str, Any]:

@@ -5,12 +5,67 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from reprobe.errors import ConfigError, InputFormatError, ReprobeError
+
+# A file or folder being written: `.NAME.tmp-PID` beside NAME, PID the writing process.
+STAGING = re.compile(r"\.(?P<name>.+)\.tmp-(?P<pid>\d+)")
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this id runs on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+def is_stale_staging(path: Path) -> bool:
+    """Whether `path` is a staging name whose writer is gone (a killed job's leftover)."""
+    match = STAGING.fullmatch(path.name)
+    return match is not None and not pid_alive(int(match["pid"]))
+
+
+def remove_path(path: Path) -> None:
+    """Remove a file, link or folder tree; nothing if it is gone already."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def staging_path(target: Path) -> Path:
+    """The staging name of `target` for this process, after removing the ones of the same
+    target that a killed run left (`.NAME.tmp-PID` with no such process)."""
+    with contextlib.suppress(FileNotFoundError):
+        for sibling in target.parent.glob(f".{glob_escape(target.name)}.tmp-*"):
+            if is_stale_staging(sibling):
+                remove_path(sibling)
+    return target.with_name(f".{target.name}.tmp-{os.getpid()}")
+
+
+def glob_escape(name: str) -> str:
+    """A file name with glob's special characters matched literally."""
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+def stale_staging_under(root: Path) -> list[Path]:
+    """Every stale staging file or folder under `root` (not looking inside those found)."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            if is_stale_staging(Path(folder, name)):
+                found.append(Path(folder, name))
+        dirs[:] = [d for d in dirs if not STAGING.fullmatch(d)]
+    return sorted(found)
 
 
 @contextlib.contextmanager
@@ -32,7 +87,7 @@ def atomic_path(path: Path | str) -> Iterator[Path]:
     """Yield a temporary path beside `path`; rename it onto `path` only if the block succeeds."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    temporary = staging_path(target)
     try:
         with naming_target(target, temporary):
             yield temporary
@@ -48,7 +103,7 @@ def atomic_directory(path: Path | str) -> Iterator[Path]:
     # A model folder is many files: building it aside means a crash never leaves half of one.
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    staging = staging_path(target)
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir()
     try:

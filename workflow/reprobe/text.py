@@ -10,9 +10,11 @@ from __future__ import annotations
 import bz2
 import codecs
 import contextlib
+import errno
 import gzip
 import io
 import json
+import os
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +34,34 @@ STREAM_ERRORS = (OSError, EOFError, zlib.error, zstandard.ZstdError)
 # Byte-order marks of encodings people save text in by mistake, to say which one a file is.
 FOREIGN_BOMS = {codecs.BOM_UTF16_LE: "UTF-16 (little endian)",
                 codecs.BOM_UTF16_BE: "UTF-16 (big endian)"}
+
+
+# Why a file cannot be opened, in words, by the OS's error number.
+UNREADABLE = {errno.ENOENT: "no such file", errno.EACCES: "permission denied",
+              errno.EPERM: "permission denied", errno.EISDIR: "is a directory",
+              errno.ENOTDIR: "a folder on its path is a file"}
+
+
+def unreadable_reason(error: OSError) -> str:
+    """Why an OSError says a file cannot be opened: no such file, permission denied, …"""
+    return UNREADABLE.get(error.errno or 0) or error.strerror or str(error)
+
+
+def require_readable(path: Path | str) -> Path:
+    """The path, or an InputFormatError saying why it cannot be read: no such file, permission
+    denied, is a directory."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputFormatError(path, "file", "cannot be read (is a directory)")
+    try:
+        with path.open("rb"):
+            pass
+    except OSError as error:
+        raise InputFormatError(path, "file", f"cannot be read ({unreadable_reason(error)})"
+                               ) from None
+    if not os.path.isfile(path):
+        raise InputFormatError(path, "file", "cannot be read (not a regular file)")
+    return path
 
 
 def _open_bytes(path: Path) -> IO[bytes]:
@@ -150,7 +180,8 @@ def open_text(path: Path | str, encoding: str = "utf-8") -> Iterator[Iterator[st
     try:
         raw = _open_bytes(path)
     except OSError as error:
-        raise InputFormatError(path, "file", f"cannot be read ({error.strerror})") from None
+        raise InputFormatError(path, "file", f"cannot be read ({unreadable_reason(error)})"
+                               ) from None
     codec = "utf-8-sig" if codecs.lookup(encoding).name == "utf-8" else encoding
     try:
         if codec != "utf-8-sig" and raw.peek(3)[:3] == codecs.BOM_UTF8:  # type: ignore

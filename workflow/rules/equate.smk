@@ -21,7 +21,7 @@ EQ_TRAINED = TrainedTargets(EQ)
 EQ_ROWS = RowJobs(EQ)
 # Each evaluated set as a Hugging Face dataset folder: reprobe/equate/export_targets.py.
 EQ_EXPORTS = EquateExports(EQ, config.get("sources", {}))
-STAGE_EXPORTS["equate"] = [*EQ_EXPORTS.folders, f"{EQ_EXPORTS_DIR}/lm_eval"]
+STAGE_EXPORTS["equate"] = EQ_EXPORTS.cards
 
 
 wildcard_constraints:

@@ -81,7 +81,8 @@ rule equate_export:
     input:
         unpack(EQ_EXPORTS.inputs),
     output:
-        directory(f"{EQ_EXPORTS_DIR}/{{dataset}}"),
+        # The card, not the folder: a folder output leaves a Snakemake marker among the data.
+        f"{EQ_EXPORTS_DIR}/{{dataset}}/README.md",
     log:
         "logs/equate_export/{dataset}.log",
     benchmark:
@@ -95,15 +96,17 @@ rule equate_export:
         **job_resources("equate_export"),
     params:
         arguments=EQ_EXPORTS.arguments,
+        folder=f"{EQ_EXPORTS_DIR}/{{dataset}}",
     shell:
-        "python -m reprobe equate export {params.arguments:q} --output={output:q} 2> {log:q}"
+        "python -m reprobe equate export {params.arguments:q} --output={params.folder:q} "
+        "2> {log:q}"
 
 
 rule equate_harness_tasks:
     input:
-        EQ_EXPORTS.folders,
+        EQ_EXPORTS.set_cards,
     output:
-        directory(f"{EQ_EXPORTS_DIR}/lm_eval"),
+        f"{EQ_EXPORTS_DIR}/lm_eval/README.md",
     log:
         "logs/equate_harness_tasks.log",
     benchmark:
@@ -113,5 +116,9 @@ rule equate_harness_tasks:
     threads: 1
     resources:
         **job_resources("equate_harness_tasks"),
+    params:
+        folder=f"{EQ_EXPORTS_DIR}/lm_eval",
+        datasets=EQ_EXPORTS.folders,
     shell:
-        "python -m reprobe equate harness-tasks --output={output:q} {input:q} 2> {log:q}"
+        "python -m reprobe equate harness-tasks --output={params.folder:q} "
+        "{params.datasets:q} 2> {log:q}"

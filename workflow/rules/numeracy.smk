@@ -22,7 +22,7 @@ NUM = NumeracyTargets(
 STAGE_TABLES["numeracy"] = NUM.tables
 # Each number set's tests as a Hugging Face dataset folder: reprobe/numeracy/export_targets.py.
 NUM_EXPORTS = NumeracyExports(NUM, SOURCES, config.get("wikipedia", {}).get("dump"))
-STAGE_EXPORTS["numeracy"] = NUM_EXPORTS.folders
+STAGE_EXPORTS["numeracy"] = NUM_EXPORTS.cards
 
 
 wildcard_constraints:
@@ -393,7 +393,8 @@ rule numeracy_export:
     input:
         NUM_EXPORTS.inputs,
     output:
-        directory(f"{NUM_EXPORTS_DIR}/{{number_set}}"),
+        # The card, not the folder: a folder output leaves a Snakemake marker among the data.
+        f"{NUM_EXPORTS_DIR}/{{number_set}}/README.md",
     log:
         "logs/numeracy_export/{number_set}.log",
     benchmark:
@@ -407,5 +408,7 @@ rule numeracy_export:
         **job_resources("numeracy_export"),
     params:
         arguments=NUM_EXPORTS.arguments,
+        folder=f"{NUM_EXPORTS_DIR}/{{number_set}}",
     shell:
-        "python -m reprobe numeracy export {params.arguments:q} --output={output:q} 2> {log:q}"
+        "python -m reprobe numeracy export {params.arguments:q} --output={params.folder:q} "
+        "2> {log:q}"

@@ -19,7 +19,7 @@ NS = NumerSenseTargets(config, raw_target)
 STAGE_TABLES["numersense"] = NS.tables
 # Each dataset as a Hugging Face dataset folder, and the harness tasks: export_targets.py.
 NS_EXPORTS = NumerSenseExports(NS, config.get("sources", {}))
-STAGE_EXPORTS["numersense"] = NS_EXPORTS.folders
+STAGE_EXPORTS["numersense"] = NS_EXPORTS.cards
 
 
 wildcard_constraints:
@@ -377,7 +377,8 @@ rule numersense_export:
     input:
         NS_EXPORTS.inputs,
     output:
-        directory(f"{NS_EXPORTS_DIR}/{{ns_export}}"),
+        # The card, not the folder: a folder output leaves a Snakemake marker among the data.
+        f"{NS_EXPORTS_DIR}/{{ns_export}}/README.md",
     log:
         "logs/numersense_export/{ns_export}.log",
     benchmark:
@@ -393,16 +394,17 @@ rule numersense_export:
         **job_resources("numersense_export"),
     params:
         arguments=NS_EXPORTS.arguments,
+        folder=f"{NS_EXPORTS_DIR}/{{ns_export}}",
     shell:
-        "python -m reprobe numersense export {params.arguments:q} --output={output:q} "
+        "python -m reprobe numersense export {params.arguments:q} --output={params.folder:q} "
         "2> {log:q}"
 
 
 rule numersense_harness_tasks:
     input:
-        NS_EXPORTS.task_folders(),
+        NS_EXPORTS.task_cards(),
     output:
-        directory(NS_HARNESS),
+        f"{NS_HARNESS}/README.md",
     log:
         "logs/numersense_harness_tasks.log",
     benchmark:
@@ -414,5 +416,9 @@ rule numersense_harness_tasks:
     threads: 1
     resources:
         **job_resources("numersense_harness_tasks"),
+    params:
+        folder=NS_HARNESS,
+        datasets=NS_EXPORTS.task_folders(),
     shell:
-        "python -m reprobe numersense harness-tasks --output={output:q} {input:q} 2> {log:q}"
+        "python -m reprobe numersense harness-tasks --output={params.folder:q} "
+        "{params.datasets:q} 2> {log:q}"

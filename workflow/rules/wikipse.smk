@@ -16,7 +16,7 @@ WP = WikiPseTargets(config, raw_target, WIKI_SHARDS)
 STAGE_TABLES["wikipse"] = WP.tables + WP.outputs
 # Each dataset variant as a Hugging Face dataset folder: reprobe/wikipse/export_targets.py.
 WP_EXPORTS = WikiPseExports(WP, SOURCES, config.get("wikipedia", {}).get("dump"))
-STAGE_EXPORTS["wikipse"] = WP_EXPORTS.folders
+STAGE_EXPORTS["wikipse"] = WP_EXPORTS.cards
 
 
 wildcard_constraints:

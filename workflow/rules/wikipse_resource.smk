@@ -185,7 +185,8 @@ rule wikipse_export:
     input:
         unpack(WP_EXPORTS.inputs),
     output:
-        directory(f"{WP_EXPORTS_DIR}/{{wp_dataset}}"),
+        # The card, not the folder: a folder output leaves a Snakemake marker among the data.
+        f"{WP_EXPORTS_DIR}/{{wp_dataset}}/README.md",
     log:
         "logs/wikipse_export/{wp_dataset}.log",
     benchmark:
@@ -197,5 +198,7 @@ rule wikipse_export:
         **job_resources("wikipse_export"),
     params:
         arguments=WP_EXPORTS.arguments,
+        folder=f"{WP_EXPORTS_DIR}/{{wp_dataset}}",
     shell:
-        "python -m reprobe wikipse export {params.arguments:q} --output={output:q} 2> {log:q}"
+        "python -m reprobe wikipse export {params.arguments:q} --output={params.folder:q} "
+        "2> {log:q}"

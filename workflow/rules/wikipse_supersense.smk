@@ -86,7 +86,8 @@ rule wikipse_supersense_export:
         test=rules.wikipse_supersense_dataset.output.test,
         card=rules.wikipse_supersense_dataset.output.card,
     output:
-        directory(f"{WP_EXPORTS_DIR}/supersense"),
+        # The card, not the folder: a folder output leaves a Snakemake marker among the data.
+        f"{WP_EXPORTS_DIR}/supersense/README.md",
     log:
         "logs/wikipse_supersense_export.log",
     benchmark:
@@ -98,7 +99,8 @@ rule wikipse_supersense_export:
         **job_resources("wikipse_supersense_export"),
     params:
         sources=WP_EXPORTS.supersense_arguments(),
+        folder=f"{WP_EXPORTS_DIR}/supersense",
     shell:
         "python -m reprobe wikipse supersense-export --train={input.train:q} "
-        "--test={input.test:q} --card={input.card:q} {params.sources:q} --output={output:q} "
+        "--test={input.test:q} --card={input.card:q} {params.sources:q} --output={params.folder:q} "
         "2> {log:q}"

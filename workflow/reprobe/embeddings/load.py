@@ -21,6 +21,7 @@ from gensim.models.fasttext import load_facebook_vectors
 
 from reprobe.errors import InputFormatError
 from reprobe.io import atomic_path
+from reprobe.text import require_readable
 
 FORMATS = ("auto", "glove_txt", "word2vec_txt", "word2vec_bin", "fasttext_vec", "fasttext_bin",
            "kv")
@@ -237,8 +238,7 @@ def load_vectors(path: Path, fmt: str = "auto") -> KeyedVectors:
     path = Path(path)
     if fmt not in FORMATS:
         raise ValueError(f"unknown vector format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    if not path.is_file():
-        raise FileNotFoundError(path)
+    require_readable(path)  # an error saying why: no such file, permission denied, a folder
     if fmt == "auto":
         fmt = detect_format(path)
     if fmt == "kv":
@@ -310,8 +310,7 @@ def save_native(kv: KeyedVectors, kv_path: Path) -> Path:
 def load_native(kv_path: Path) -> KeyedVectors:
     """Load a `.kv` written by `cache_native`, its arrays memory-mapped read-only."""
     kv_path = Path(kv_path)
-    if not kv_path.is_file():
-        raise FileNotFoundError(kv_path)
+    require_readable(kv_path)
     try:
         return KeyedVectors.load(str(kv_path), mmap="r")
     except FileNotFoundError as error:

@@ -7,8 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from reprobe.equate.targets import DATA, EquateTargets
+from reprobe.hf_dataset import card_path
 
 EXPORTS = "exports/equate"
+HARNESS = f"{EXPORTS}/lm_eval"
 
 
 # The variants exported as datasets: EQUATE's sets (Table 7's MultiNLI dev-matched is not one).
@@ -29,6 +31,9 @@ class EquateExports:
                      for variant, names in targets.sets.items() if variant in EXPORTED
                      for test_set in names}
         self.folders = [f"{EXPORTS}/{name}" for name in self.sets]
+        # What the rules output and the run asks for: each folder's README.md, the tasks' too.
+        self.cards = [*(card_path(folder) for folder in self.folders), card_path(HARNESS)]
+        self.set_cards = [card_path(folder) for folder in self.folders]
 
     def recovery(self, variant: str, test_set: str) -> list[str]:
         """The recovery counts of a rebuilt set compared with its released one (or none)."""

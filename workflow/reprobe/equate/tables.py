@@ -32,6 +32,7 @@ from reprobe.scores import NO_SCORE, NOT_CONFIGURED, read_scores
 from reprobe.tables.beyond import beyond_note, is_beyond, mark_beyond_paper
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
+from reprobe.tables.verdicts import BY_CONSTRUCTION
 from reprobe.tables.write import write_table
 from reprobe.text import open_text
 
@@ -239,8 +240,12 @@ def table6(scores: pd.DataFrame, reference: pd.DataFrame,
     table = compare_with_reference(ours, published, "table6")
     table = _with_reasons(table, derived)
     models = [MAJORITY, *dict.fromkeys(published["model"])]
+    table = _ordered(table, models, metric_order())
+    # MAJ's Δ over MAJ is 0 whatever ran: shown, never counted as matching the paper's 0.
+    deltas = table["metric"].astype(str).str.endswith(f" {DELTA}")
+    table[BY_CONSTRUCTION] = (table["model"] == MAJORITY) & deltas
     # Marked last: Δ over MAJ and the reasons above are keyed by the configured names.
-    return mark_beyond(_ordered(table, models, metric_order()), beyond_paper)
+    return mark_beyond(table, beyond_paper)
 
 
 def perturbation_table(

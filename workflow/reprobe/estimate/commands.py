@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from reprobe.errors import ReprobeError
+
 DEFAULT_CONFIG = "config/config.yaml"
 
 
@@ -59,8 +61,34 @@ def cmd_estimate(args: argparse.Namespace) -> None:
             encoding="utf-8")
 
 
+def cmd_targets(args: argparse.Namespace) -> None:
+    """List every table, figure and report page the config produces, one line each with what
+    it holds (from Snakemake's dry run of `all`: offline, a few seconds)."""
+    from reprobe.estimate.plan import REPO, planned_jobs
+    from reprobe.estimate.targets_list import papers_of, target_lines
+
+    configfiles = [Path(path).resolve() for path in args.configfile]
+    jobs = planned_jobs(configfiles, 1)
+    # The `all` target's inputs first: they list each stage's tables in the stage's order.
+    outputs = [*(path for job in jobs if job.rule == "all" for path in job.inputs),
+               *(path for job in jobs for path in job.outputs)]
+    lines = target_lines(outputs, REPO, args.paper)
+    if not lines:
+        raise ReprobeError(f"--paper {args.paper}: the config produces nothing for it (its "
+                           f"papers: {', '.join(papers_of(outputs)) or 'none'})")
+    print("\n".join(lines))
+
+
 def register(commands: argparse._SubParsersAction, add: Any) -> None:
-    """Add the `estimate` command to the CLI."""
+    """Add the `estimate` and `targets` commands to the CLI."""
+    targets = add("targets", cmd_targets, commands)
+    targets.epilog = ("example: reprobe targets --configfile config/paper.yaml --paper "
+                      "numersense; build one with snakemake --cores all <its path>")
+    targets.add_argument("--configfile", nargs="+", default=[], metavar="FILE",
+                         help="the run's config files, as given to snakemake (default: the "
+                         "embedded default)")
+    targets.add_argument("--paper", help="only this paper's (its folder of results/tables: "
+                         "corpus, numersense, …)")
     estimate = add("estimate", cmd_estimate, commands)
     estimate.epilog = ("example: reprobe estimate --configfile config/paper.yaml --cores 32 "
                        "--mem-gb 128")

@@ -13,6 +13,7 @@ from typing import Any
 
 from reprobe.config import source_spec
 from reprobe.errors import ConfigError
+from reprobe.hf_dataset import card_path
 from reprobe.numeracy.targets import (
     OFF_THE_SHELF_ROLE,
     RESULTS,
@@ -45,6 +46,8 @@ class NumeracyExports:
                                   "as a number set (retrained, off_the_shelf)")
             self.sets[model] = ("model", [model], {"num": f"{tests}/num-{model}"})
         self.folders = [f"{EXPORTS}/{name}" for name in self.sets]
+        # What the rules output and the run asks for: each folder's README.md.
+        self.cards = [card_path(folder) for folder in self.folders]
 
     def inputs(self, wildcards: Any) -> list[str]:
         """The test folders one number set's export reads."""

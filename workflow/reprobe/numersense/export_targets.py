@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from reprobe.hf_dataset import card_path
 from reprobe.numersense.layout import DATA
 from reprobe.numersense.targets import NumerSenseTargets
 from reprobe.reads import Read
@@ -54,11 +55,17 @@ class NumerSenseExports:
         self.folders = [f"{EXPORTS}/{name}" for name in self.datasets]
         if self.task_folders():
             self.folders.append(HARNESS)
+        # What the rules output and the run asks for: each folder's README.md.
+        self.cards = [card_path(folder) for folder in self.folders]
 
     def task_folders(self) -> list[str]:
         """The exported labelled probe sets the harness tasks score."""
         return [f"{EXPORTS}/{name}" for name, (_, s) in self.datasets.items()
                 if s in HARNESS_SETS]
+
+    def task_cards(self) -> list[str]:
+        """The cards of the exported labelled probe sets: the harness tasks' inputs."""
+        return [card_path(folder) for folder in self.task_folders()]
 
     def _source_read(self, spec: Mapping[str, Any]) -> tuple[str, Read]:
         """A config input's source name and the file it gives."""

@@ -3,14 +3,16 @@
 
 One task YAML per exported probe-set folder, named `numersense_<set>` for a released set and
 `numersense_rebuilt_<set>` for a rebuilt one, all tagged `numersense`, and `utils.py` (a copy of
-`harness_utils.py`: the sentence rule and hit@1/2/3). Each YAML names its folder by absolute
-path: the harness resolves a relative `dataset_path` against the current directory, not against
-the YAML. Run them with `lm_eval --model hf --model_args pretrained=MODEL --tasks numersense_core
+`harness_utils.py`: the sentence rule and hit@1/2/3, and the loader). Each YAML names its folder
+relative to its own (`custom_dataset: !function utils.exported_dataset`; a relative
+`dataset_path` would be read against the current directory), so exports/ can be moved whole.
+Run them with `lm_eval --model hf --model_args pretrained=MODEL --tasks numersense_core
 --include_path exports/numersense/lm_eval`.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -25,8 +27,9 @@ from reprobe.numersense.exports import PROBE_SETS, split_name
 TAG = "numersense"
 # The harness imports these by name from utils.py; YAML's `!function` tag is written as text
 # (yaml.safe_dump cannot write a custom tag).
-FUNCTIONS = {"doc_to_text": "sentence_text", "doc_to_choice": "sentence_choices",
-             "doc_to_target": "doc_to_target", "process_results": "process_results"}
+FUNCTIONS = {"custom_dataset": "exported_dataset", "doc_to_text": "sentence_text",
+             "doc_to_choice": "sentence_choices", "doc_to_target": "doc_to_target",
+             "process_results": "process_results"}
 HEADER = ("# NumerSense (Lin et al. 2020), written by `reprobe numersense harness-tasks`.\n"
           "# The sentence rule: empty context, each choice the whole probe with a number word\n"
           "# at its mask, so a choice's log-likelihood is the sum over every token of the\n"
@@ -42,12 +45,13 @@ def task_name(dataset: str) -> str:
     return f"numersense_{set_name}" if variant == "released" else f"numersense_{variant}_{set_name}"
 
 
-def task_config(name: str, folder: Path) -> dict[str, Any]:
-    """A task's YAML fields, but the `!function` ones."""
+def task_config(name: str, folder: Path, tasks: Path) -> dict[str, Any]:
+    """A task's YAML fields, but the `!function` ones; the data is `folder` named relative to
+    the task folder `tasks`."""
     return {
         "task": name,
         "tag": [TAG],
-        "dataset_path": str(folder),
+        "dataset_kwargs": {"dataset_folder": os.path.relpath(folder, tasks)},
         "test_split": "test",
         "output_type": "multiple_choice",
         "target_delimiter": "",
@@ -57,10 +61,10 @@ def task_config(name: str, folder: Path) -> dict[str, Any]:
     }
 
 
-def task_yaml(name: str, folder: Path) -> str:
+def task_yaml(name: str, folder: Path, tasks: Path) -> str:
     """A task's whole YAML text."""
     functions = "".join(f"{key}: !function utils.{value}\n" for key, value in FUNCTIONS.items())
-    return HEADER + yaml.safe_dump(task_config(name, folder), sort_keys=False) + functions
+    return HEADER + yaml.safe_dump(task_config(name, folder, tasks), sort_keys=False) + functions
 
 
 def check_folder(folder: Path) -> None:
@@ -76,8 +80,8 @@ def readme(names: Sequence[str]) -> str:
             f"`{TAG}`. Run one (or the tag) on any model:\n\n```\nlm_eval --model hf "
             "--model_args pretrained=MODEL --tasks numersense_core --include_path "
             "exports/numersense/lm_eval\n```\n\nThe scoring rule is in `utils.py`; each YAML "
-            "names its dataset folder by absolute path (rerun the workflow's "
-            "`numersense_harness_tasks` rule after moving the folders).\n")
+            "names its dataset folder relative to this folder, so `exports/numersense` can be "
+            "moved or copied whole.\n")
 
 
 def write_harness_tasks(datasets: Sequence[Path], output: Path) -> list[str]:
@@ -89,7 +93,8 @@ def write_harness_tasks(datasets: Sequence[Path], output: Path) -> list[str]:
         for folder in (Path(d).resolve() for d in datasets):
             name = task_name(folder.name)
             check_folder(folder)
-            (staging / f"{name}.yaml").write_text(task_yaml(name, folder), encoding="utf-8")
+            (staging / f"{name}.yaml").write_text(task_yaml(name, folder, output.resolve()),
+                                                  encoding="utf-8")
             names.append(name)
         (staging / "README.md").write_text(readme(names), encoding="utf-8")
     return names

@@ -16,6 +16,8 @@ ties in the candidates' order, words as they are ("no" and "zero" apart: convent
 
 from __future__ import annotations
 
+from pathlib import Path
+
 MASK = "<mask>"
 # reprobe.numersense.candidates.CANDIDATES, in its order (the order ties keep).
 CANDIDATES = ("no", "zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
@@ -53,3 +55,11 @@ def process_results(doc: dict, results: list) -> dict[str, float]:
     order = ranking([float(ll) for ll, _ in results])
     gold = doc_to_target(doc)
     return {f"hit@{k}": float(gold in order[:k]) for k in KS}
+
+
+def exported_dataset(dataset_folder: str, **metadata: object) -> object:
+    """The task's data (its `custom_dataset`): the exported dataset folder named relative to
+    this file's folder, so that the exports folder can be moved or copied whole."""
+    import datasets
+
+    return datasets.load_dataset(str(Path(__file__).resolve().parent / dataset_folder))

@@ -26,6 +26,7 @@ from reprobe.scores import NO_SCORE, NOT_CONFIGURED, ScoreRow, read_scores, scor
 from reprobe.tables.beyond import beyond_note, mark_beyond_paper
 from reprobe.tables.compare import compare_with_reference, read_reference
 from reprobe.tables.shape import View
+from reprobe.tables.verdicts import csv_frame
 from reprobe.tables.write import write_table
 from reprobe.text import open_text
 
@@ -194,7 +195,7 @@ def write_table3(files: Sequence[Path], reference: Path, csv_path: Path, md: Pat
     frame = table3(results, read_reference(reference, "table3"))
     frame, beyond = marked_beyond_paper(frame, beyond_paper_rows)
     with atomic_path(csv_path) as tmp:
-        frame.to_csv(tmp, index=False)
+        csv_frame(frame).to_csv(tmp, index=False)
     body = table3_view(frame).to_markdown(index=False, disable_numparse=True)
     notes = "".join(f"- {note}\n" for note in beyond)
     atomic_write_text(md, f"# {TITLES['table3']}\n\n- Mean softmax (%) over the whole "

@@ -27,6 +27,8 @@ class Verdict(Enum):
     WITHIN = "within"
     BEYOND = "beyond"
     PAPER_ONLY = "paper-only"
+    # Our number from stand-in data beside the paper's: a plumbing check, never counted.
+    STAND_IN = "stand-in"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,9 @@
 
 The page is one self-contained HTML file (styles inline, figures as base64), readable offline on
 its own and inside Snakemake's report. A JSON summary beside it gives each table's title and
-tally, for the report's listing and for scripts.
+tally, for the report's listing and for scripts. A page made from stand-in data (samples, `tiny-`
+models: `reprobe.report.standins`) says so in a banner at its top, and its numbers are not
+counted against the paper's.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from reprobe.io import atomic_write_text
 from reprobe.report.cells import percent
 from reprobe.report.costs import RuleCost, costs_html
 from reprobe.report.costs import summary as cost_rows
-from reprobe.report.markdown import read_table_text
+from reprobe.report.markdown import PipeTable, read_table_text
 from reprobe.report.provenance import cards_html, config_html, sources_html
+from reprobe.report.standins import banner_html, is_stand_in_row, stand_in_sources
 from reprobe.report.style import STYLE, legend_html, tally_text
 from reprobe.report.table_html import Counts, frame_table, inline, pipe_table_html
 
@@ -56,6 +59,7 @@ class RenderedTable:
     html: str
     counts: Counts
     files: list[str]
+    stand_in_rows: list[str]
 
 
 def group_table_files(paths: Sequence[Path]) -> list[TableFiles]:
@@ -96,31 +100,41 @@ def table_title(files: TableFiles) -> str:
         files.fallback_title)
 
 
-def render_table(files: TableFiles, tolerance: float, title: str) -> RenderedTable:
-    """One table's section: title, notes, the table with its marks, its figure and data."""
+def stand_in_rows(table: PipeTable) -> list[str]:
+    """The labels of a table's rows that name stand-in models (`tiny-…`)."""
+    return [row[0] for row in table.rows if row and is_stand_in_row(row[0])]
+
+
+def render_table(files: TableFiles, tolerance: float, title: str,
+                 stand_in: bool = False) -> RenderedTable:
+    """One table's section: title, notes, the table with its marks, its figure and data (its
+    numbers from stand-in data with `stand_in`)."""
     text = read_table_text(files.md, files.fallback_title) if files.md else None
-    counts, parts = Counts(), []
+    counts, parts, rows = Counts(), [], []
     if text and text.notes:
         parts.append("<ul class=notes>" + "".join(
             f"<li>{inline(note)}</li>" for note in text.notes) + "</ul>")
     if text and text.table:
-        table_html, counts = pipe_table_html(text.table, tolerance)
+        table_html, counts = pipe_table_html(text.table, tolerance, stand_in)
+        rows = stand_in_rows(text.table)
         parts.append(f'<div class="scroll">{table_html}</div>')
     if files.png:
         parts.append(figure_html(files.png, title))
     if files.csv and not (text and text.table):
-        table_html, counts = pipe_table_html(frame_table(read_csv(files.csv)), tolerance)
+        plain = frame_table(read_csv(files.csv))
+        table_html, counts = pipe_table_html(plain, tolerance, stand_in)
+        rows = stand_in_rows(plain)
         # A figure's data is secondary to the figure: folded under it.
         wrapper = ("<details><summary>data</summary>{}</details>" if files.png
                    else '<div class="scroll">{}</div>')
         parts.append(wrapper.format(table_html))
     anchor = anchor_of(files.stem)
     tally = f'<p class="tally">{tally_text(counts, tolerance)}</p>' if (
-        counts.compared or counts.paper_only) else ""
+        counts.compared or counts.paper_only or counts.stand_in) else ""
     listed = " · ".join(f"<code>{html.escape(name)}</code>" for name in files.names())
     section = (f'<section id="{anchor}"><h2>{html.escape(title)}</h2>'
                f'<p class="files">{listed}</p>{tally}{"".join(parts)}</section>')
-    return RenderedTable(title, anchor, section, counts, files.names())
+    return RenderedTable(title, anchor, section, counts, files.names(), rows)
 
 
 def _count_cell(count: int, css: str) -> str:
@@ -129,14 +143,19 @@ def _count_cell(count: int, css: str) -> str:
 
 
 def contents_html(tables: Sequence[RenderedTable]) -> str:
-    """The page's table of contents: each table's title and tally."""
+    """The page's table of contents: each table's title and tally (and a column of the
+    numbers from stand-in data, where there are any)."""
+    stand_in = any(t.counts.stand_in for t in tables)
     rows = "".join(
         f'<tr><td><a href="#{t.anchor}">{html.escape(t.title)}</a></td>'
         f"{_count_cell(t.counts.compared, '')}{_count_cell(t.counts.within, 'within')}"
         f"{_count_cell(t.counts.beyond, 'beyond')}"
-        f"{_count_cell(t.counts.paper_only, 'paper-only')}</tr>" for t in tables)
+        f"{_count_cell(t.counts.paper_only, 'paper-only')}"
+        f"{_count_cell(t.counts.stand_in, 'stand-in') if stand_in else ''}</tr>"
+        for t in tables)
     head = ("<tr><th>table</th><th class=num>compared</th><th class=num>✓ within</th>"
-            "<th class=num>✗ beyond</th><th class=num>paper only</th></tr>")
+            "<th class=num>✗ beyond</th><th class=num>paper only</th>"
+            f"{'<th class=num>stand-in (not counted)</th>' if stand_in else ''}</tr>")
     return f'<table class="contents"><thead>{head}</thead><tbody>{rows}</tbody></table>'
 
 
@@ -154,12 +173,14 @@ def paper_page(title: str, tables: Sequence[TableFiles], cards: Sequence[Path],
                ) -> tuple[str, dict[str, Any]]:
     """The page's HTML and its JSON summary."""
     titles = distinct_titles(tables, [table_title(files) for files in tables])
-    rendered = [render_table(files, tolerance, title)
+    samples = stand_in_sources(sources)
+    rendered = [render_table(files, tolerance, title, bool(samples))
                 for files, title in zip(tables, titles, strict=True)]
     total = Counts()
     for table in rendered:
         total += table.counts
-    body = (f"<h1>{html.escape(title)}</h1>"
+    rows = list(dict.fromkeys(row for table in rendered for row in table.stand_in_rows))
+    body = (f"<h1>{html.escape(title)}</h1>{banner_html(samples, rows)}"
             f'<p class="tally">{tally_text(total, tolerance)}</p>{legend_html(tolerance)}'
             f"{contents_html(rendered)}{''.join(t.html for t in rendered)}"
             f'<section id="cards"><h2>Dataset cards</h2>{cards_html(cards)}</section>'
@@ -171,6 +192,7 @@ def paper_page(title: str, tables: Sequence[TableFiles], cards: Sequence[Path],
             f"<body>{body}</body></html>\n")
     summary = {"title": title, "tolerance": tolerance, "tolerance_text": percent(tolerance),
                "counts": total.as_dict(),
+               "stand_in": {"sources": samples, "rows": rows},
                "tables": [{"title": t.title, "files": t.files, "counts": t.counts.as_dict()}
                           for t in rendered]}
     if costs is not None:

@@ -21,6 +21,12 @@ thead th { background: #f6f8fa; }
 .mark { font-weight: 700; } .within .mark { color: #1a7f37; } .beyond .mark { color: #cf222e; }
 .legend span { display: inline-block; padding: 0 0.5em; margin-right: 0.5em; }
 .scroll { overflow-x: auto; } .files, figcaption { color: #6e7781; font-size: 0.9em; }
+.scroll tr > :first-child { position: sticky; left: 0; z-index: 1; background: #fff;
+  box-shadow: inset -1px 0 0 #d0d7de; }
+.scroll thead tr > :first-child { background: #f6f8fa; }
+.stand-in { background: #eaeef2; color: #57606a; } .stand-in-row td { color: #6e7781; }
+.banner { background: #fff8c5; border: 1px solid #d4a72c; border-radius: 6px;
+  padding: 0.6em 1em; margin: 1em 0; max-width: 60em; }
 .sha { word-break: break-all; } .origin { word-break: break-all; max-width: 30em; }
 .keys th { font-weight: normal; color: #57606a; } figure img { max-width: 100%; }
 pre.config { background: #f6f8fa; padding: 1em; overflow-x: auto; }
@@ -35,17 +41,26 @@ def legend_html(tolerance: float) -> str:
         f'<span class="within">✓ within {allowed} of the paper</span>'
         f'<span class="beyond">✗ more than {allowed} from the paper</span>'
         '<span class="paper-only">grey: the paper\'s number, none of ours</span>'
-        "unmarked: the paper has no such number. Each cell reads ours (paper, Δ = ours − "
-        f"paper); a cell is marked ✗ when |Δ| &gt; {allowed} × |paper| (config "
-        "<code>report.tolerance</code>).</p>")
+        '<span class="stand-in">grey box: ours from stand-in data, not counted</span>'
+        "unmarked: the paper has no such number, or ours is true by construction "
+        "(<code>(by construction)</code>: the baseline's Δ over itself). Each cell reads "
+        f"ours (paper, Δ = ours − paper); a cell is marked ✗ when |Δ| &gt; {allowed} × "
+        "|paper| (config <code>report.tolerance</code>).</p>")
 
 
 def tally_text(counts: Counts, tolerance: float) -> str:
-    """One line: how many numbers compare with the paper's and how many are within tolerance."""
-    if not counts.compared and not counts.paper_only:
+    """One line: how many numbers compare with the paper's and how many are within tolerance
+    (numbers from stand-in data said apart, never counted)."""
+    if not counts.compared and not counts.paper_only and not counts.stand_in:
         return "No number here has a published counterpart."
-    text = (f"{counts.compared} numbers beside the paper's: {counts.within} within "
-            f"{percent(tolerance)} (✓), {counts.beyond} further (✗)")
+    if counts.compared or not counts.stand_in:
+        text = (f"{counts.compared} numbers beside the paper's: {counts.within} within "
+                f"{percent(tolerance)} (✓), {counts.beyond} further (✗)")
+    else:
+        text = "No number here is counted against the paper's"
+    if counts.stand_in:
+        text += (f"; {counts.stand_in} from stand-in data sit beside the paper's as a plumbing "
+                 "check only (grey, not counted)")
     if counts.paper_only:
         text += f"; {counts.paper_only} of the paper's numbers have none of ours"
     return text + "."

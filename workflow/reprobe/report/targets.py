@@ -131,5 +131,6 @@ class ReportTargets:
             counts = written["counts"]
             labels["tables"] = str(len(written["tables"]))
             labels[f"within {written['tolerance_text']}"] = (
-                f"{counts['within']} of {counts['compared']}")
+                f"{counts['within']} of {counts['compared']}" + (
+                    " (stand-in data)" if counts.get("stand_in") else ""))
         return labels

@@ -1,4 +1,5 @@
-"""`reprobe fetch`, `extract` and `config-check`: materialise and check the workflow's sources."""
+"""`reprobe fetch`, `extract`, `config-check` and `clean`: materialise and check the workflow's
+sources, and remove what killed jobs left."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from reprobe.sources.settings import LOCK_VARIABLE, MIRROR_VARIABLE, OFFLINE_VAR
 from reprobe.step_options import add_names, add_paths, optional
 
 log = logging.getLogger("reprobe.sources")
+# What `reprobe clean` looks through by default: the workflow's outputs.
+CLEANED = ("data", "results", "exports")
 
 
 def cmd_fetch(args: argparse.Namespace) -> None:
@@ -75,9 +78,24 @@ def cmd_config_check(args: argparse.Namespace) -> None:
     print(f"{', '.join(args.configfile) or 'the embedded default'}: valid", file=sys.stderr)
 
 
+def cmd_clean(args: argparse.Namespace) -> None:
+    """Remove the staging files and folders (`.NAME.tmp-PID`) that killed jobs left: those
+    whose process is gone; --dry-run lists them only."""
+    from reprobe.io import remove_path, stale_staging_under
+
+    roots = [Path(folder) for folder in args.folders or CLEANED]
+    stale = [path for root in roots if root.is_dir() for path in stale_staging_under(root)]
+    for path in stale:
+        print(f"{'would remove' if args.dry_run else 'removing'} {path}")
+        if not args.dry_run:
+            remove_path(path)
+    print(f"{len(stale)} stale staging paths under {', '.join(map(str, roots))}",
+          file=sys.stderr)
+
+
 def register(commands: argparse._SubParsersAction,
              add: Callable[..., argparse.ArgumentParser]) -> None:
-    """Add the `fetch`, `extract` and `config-check` commands to the CLI."""
+    """Add the `fetch`, `extract`, `config-check` and `clean` commands to the CLI."""
     fetch = add("fetch", cmd_fetch, commands)
     add_names(fetch, source="source name (for messages)")
     add_paths(fetch, output="where the file goes",
@@ -111,6 +129,10 @@ def register(commands: argparse._SubParsersAction,
     config.add_argument("--show", metavar="KEY", help="print this dotted section of the config "
                         "the run would use (defaults filled in; '.' for all) instead of the "
                         "sources")
+    clean = add("clean", cmd_clean, commands)
+    clean.add_argument("folders", nargs="*", metavar="DIR", help="folders to look through "
+                       f"(default: {', '.join(CLEANED)})")
+    clean.add_argument("--dry-run", action="store_true", help="list, remove nothing")
     _register_sources(commands, add)
 
 

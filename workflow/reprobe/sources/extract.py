@@ -18,6 +18,7 @@ from typing import BinaryIO
 import zstandard
 
 from reprobe.errors import SourceError
+from reprobe.io import staging_path
 
 log = logging.getLogger("reprobe.sources")
 
@@ -254,7 +255,7 @@ def extract_archive(
     if not archive.is_file():
         raise SourceError(f"{source}: archive {archive} does not exist")
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.parent / f".{target.name}.tmp-{os.getpid()}"
+    tmp = staging_path(target)  # removes the ones killed runs left
     _remove(tmp)  # left by a crashed run that had the same pid
     tmp.mkdir()
     try:

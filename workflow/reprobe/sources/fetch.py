@@ -18,8 +18,10 @@ import requests
 import urllib3
 from tqdm import tqdm
 
-from reprobe.errors import SourceError
+from reprobe.errors import SourceError, origin_path
+from reprobe.io import naming_target, staging_path
 from reprobe.sources.checksum import check_sha256, check_size, verify_file
+from reprobe.sources.offline import OFFLINE_HINT, is_name_resolution
 
 log = logging.getLogger("reprobe.sources")
 
@@ -231,10 +233,13 @@ def _download(
             )
         except _Transient as exc:
             on_disk = _size_on_disk(part)
-            if attempt + 1 >= attempts:
+            unresolved = is_name_resolution(exc)
+            if unresolved and attempt >= 1 or attempt + 1 >= attempts:
+                # A name that does not resolve will not a minute later: one retry is enough.
+                hint = f"; {OFFLINE_HINT}" if unresolved else ""
                 raise SourceError(
-                    f"{source}: cannot fetch {url}: {exc}; gave up after {attempts} attempts, "
-                    f"{on_disk} bytes kept in {part} for a later resume"
+                    f"{source}: cannot fetch {url}: {exc}; gave up after {attempt + 1} attempts, "
+                    f"{on_disk} bytes kept in {part} for a later resume{hint}"
                 ) from exc
             delay = retry_delay(backoff, attempt)
             log.warning(
@@ -305,18 +310,19 @@ def fetch_url(
     log.info("%s: fetching %s -> %s", source, url, dest)
     http = session if session is not None else requests.Session()
     try:
-        digest = _download(
-            http,
-            url,
-            part,
-            source=source,
-            size=size,
-            retries=retries,
-            backoff=backoff,
-            timeout=timeout,
-            chunk_size=chunk_size,
-            progress=progress,
-        )
+        with naming_target(dest, part):  # a full disk names dest, not dest.part
+            digest = _download(
+                http,
+                url,
+                part,
+                source=source,
+                size=size,
+                retries=retries,
+                backoff=backoff,
+                timeout=timeout,
+                chunk_size=chunk_size,
+                progress=progress,
+            )
     finally:
         if session is None:
             http.close()
@@ -328,6 +334,7 @@ def fetch_url(
             part.unlink(missing_ok=True)
             raise SourceError(f"{exc}; removed the download {part}") from exc
     os.replace(part, dest)
+    origin_path(dest).unlink(missing_ok=True)  # downloaded: no longer a copy of a local file
     log.info("%s: fetched %s (%d bytes)", source, dest, dest.stat().st_size)
     return dest
 
@@ -372,11 +379,14 @@ def copy_local(
         raise SourceError(f"{source}: local path {path} is not a regular file")
     verify_file(path, source=source, sha256=sha256, size=size)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.parent / f".{dest.name}.tmp-{os.getpid()}"
+    tmp = staging_path(dest)
     tmp.unlink(missing_ok=True)
     try:
-        _copy_file(path, tmp, source=source)
-        os.replace(tmp, dest)
+        with naming_target(dest, tmp):  # a full disk names dest, not the hidden copy
+            _copy_file(path, tmp, source=source)
+            os.replace(tmp, dest)
+            # Errors in the copy name the file people edit, not only data/raw's copy.
+            origin_path(dest).write_text(f"{path.resolve()}\n", encoding="utf-8")
     finally:
         tmp.unlink(missing_ok=True)
     return dest

@@ -16,9 +16,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from reprobe.tables.verdicts import BY_CONSTRUCTION
+
 CELL_NOTE = (
     "Each cell: ours (paper, Δ = ours − paper); no parentheses: the paper has no such number; "
-    "`NA (…)` says why there is no number of ours.")
+    "`NA (…)` says why there is no number of ours; `(by construction)`: true whatever was run "
+    "(the baseline's Δ over itself), so not compared.")
+CONSTRUCTED = "by construction"
 
 
 @dataclass(frozen=True)
@@ -58,10 +62,14 @@ def number_text(value: object, sign: bool = False) -> str:
     return text.rstrip("0").rstrip(".")
 
 
-def cell_text(value: object, paper: object, delta: object, reason_said: bool = False) -> str:
+def cell_text(value: object, paper: object, delta: object, reason_said: bool = False,
+              constructed: bool = False) -> str:
     """One cell: `ours (paper, Δ)`; `ours` alone without a paper number; without a number of
-    ours, `NA (…); paper p`, or `— (p)` when the row label already gives the reason."""
+    ours, `NA (…); paper p`, or `— (p)` when the row label already gives the reason; a number
+    true by construction, `ours (by construction)`."""
     ours, published, change = _as_number(value), _as_number(paper), _as_number(delta)
+    if constructed and ours is not None:
+        return f"{number_text(ours)} ({CONSTRUCTED})"
     if published is None:
         return "—" if reason_said else number_text(value)
     if ours is None:
@@ -72,6 +80,11 @@ def cell_text(value: object, paper: object, delta: object, reason_said: bool = F
     if change is None:
         change = ours - published
     return f"{number_text(ours)} ({number_text(published)}, {number_text(change, sign=True)})"
+
+
+def _flag(value: object) -> bool:
+    """An optional boolean cell: missing is False."""
+    return not _missing(value) and bool(value)
 
 
 def count_text(ours: Iterable[object], paper: Iterable[object]) -> str | None:
@@ -152,7 +165,8 @@ def paper_view(table: pd.DataFrame, view: View | None = None) -> pd.DataFrame:
         if count_column:
             line[view.count_label] = by_row[row_key]
         for _, cell in group.iterrows():
-            text = cell_text(cell["value"], cell.get("paper"), cell.get("delta"), bool(reason))
+            text = cell_text(cell["value"], cell.get("paper"), cell.get("delta"), bool(reason),
+                             _flag(cell.get(BY_CONSTRUCTION)))
             if not count_column and by_column[cell["_column"]] is None:
                 text += f" n={number_text(cell['n'])}" if _as_number(cell["n"]) else ""
             line[cell["_column"]] = text

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from reprobe.config import source_spec
+from reprobe.hf_dataset import card_path
 from reprobe.wikipse.paths import DATA
 from reprobe.wikipse.targets import WikiPseTargets
 
@@ -33,6 +34,8 @@ class WikiPseExports:
         self.supersense = bool(targets.wp.get("supersense"))
         self.folders = [*(f"{EXPORTS}/{variant}" for variant in self.variants),
                         *([SUPERSENSE] if self.supersense else [])]
+        # What the rules output and the run asks for: each folder's README.md.
+        self.cards = [card_path(folder) for folder in self.folders]
 
     def other(self, variant: str) -> list[str]:
         """The variant the card compares with: the other one, where the config has both."""
