@@ -189,3 +189,35 @@ def test_tests_survive_a_write_and_read(tmp_path):
     for kind in ("OVA", "SC", "BC"):
         assert back[kind].equals(tests[kind])
     assert back["candidates"].equals(tests["candidates"])
+
+
+# The cases that decide the tie-break, by hand: 10 has two equally close neighbours (7, 13) and
+# is the midpoint of the extremes (1, 19), 19 is at the top edge of the set (one side only), and
+# 3 is footnote 4's case (2 and 4 equidistant from 3).
+DECIDING_SET = numbers(1, 2, 3, 4, 7, 10, 13, 19)
+
+
+def test_the_paper_configs_tie_break_is_the_one_the_authors_triples_are_built_with():
+    """`smaller`: the authors' original SC/BC-MAG triples match it for 98.5%/99.0% of the
+    2,259 numbers, `larger` for 5.4%/6.9% (issue 36); the paper config must not drift."""
+    from conftest import REPO
+    from reprobe.config import loaded_config
+
+    assert loaded_config([REPO / "config/paper.yaml"])["numeracy"]["tie_break"] == "smaller"
+    tests = build_magnitude_tests(DECIDING_SET, **rules(tie_break="smaller"))
+    sc, bc, ova = (triples(tests[kind]) for kind in ("SC", "BC", "OVA"))
+    # Two equally close neighbours: x+ is the smaller, SC's x- the next strictly farther; the
+    # extremes equally far: BC's x- is the smaller.
+    assert ("10", "7", "4") in sc and ("10", "7", "1") in bc
+    # The footnote's case: 3's x+ is 2 and (3, 2, 4) is no test; 4 is left out of OVA's x-.
+    assert ("3", "2", "1") in sc and ("3", "2", "4") not in sc
+    assert ("3", "2", "") in ova
+    excluded = dict(zip(tests["OVA"]["x"], tests["OVA"]["excluded"], strict=True))
+    assert excluded["3"] == "4"
+    # The edge: 19 has one side only, so no tie: x+ 13, SC's x- 10, BC's x- the far end 1.
+    assert ("19", "13", "10") in sc and ("19", "13", "1") in bc
+    # `larger` picks the other neighbour and so builds other triples for the tied numbers.
+    larger = build_magnitude_tests(DECIDING_SET, **rules(tie_break="larger"))
+    assert ("10", "13", "4") in triples(larger["SC"]) and ("3", "4", "1") in triples(
+        larger["SC"])
+    assert ("10", "13", "19") in triples(larger["BC"])
