@@ -96,7 +96,7 @@ rule equate_export:
         **job_resources("equate_export"),
     params:
         arguments=EQ_EXPORTS.arguments,
-        folder=f"{EQ_EXPORTS_DIR}/{{dataset}}",
+        folder=lambda wildcards, output: Path(output[0]).parent,
     shell:
         "python -m reprobe equate export {params.arguments:q} --output={params.folder:q} "
         "2> {log:q}"
@@ -117,7 +117,7 @@ rule equate_harness_tasks:
     resources:
         **job_resources("equate_harness_tasks"),
     params:
-        folder=f"{EQ_EXPORTS_DIR}/lm_eval",
+        folder=lambda wildcards, output: Path(output[0]).parent,
         datasets=EQ_EXPORTS.folders,
     shell:
         "python -m reprobe equate harness-tasks --output={params.folder:q} "

@@ -408,7 +408,7 @@ rule numeracy_export:
         **job_resources("numeracy_export"),
     params:
         arguments=NUM_EXPORTS.arguments,
-        folder=f"{NUM_EXPORTS_DIR}/{{number_set}}",
+        folder=lambda wildcards, output: Path(output[0]).parent,
     shell:
         "python -m reprobe numeracy export {params.arguments:q} --output={params.folder:q} "
         "2> {log:q}"

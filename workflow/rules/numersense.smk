@@ -394,7 +394,7 @@ rule numersense_export:
         **job_resources("numersense_export"),
     params:
         arguments=NS_EXPORTS.arguments,
-        folder=f"{NS_EXPORTS_DIR}/{{ns_export}}",
+        folder=lambda wildcards, output: Path(output[0]).parent,
     shell:
         "python -m reprobe numersense export {params.arguments:q} --output={params.folder:q} "
         "2> {log:q}"
@@ -417,7 +417,7 @@ rule numersense_harness_tasks:
     resources:
         **job_resources("numersense_harness_tasks"),
     params:
-        folder=NS_HARNESS,
+        folder=lambda wildcards, output: Path(output[0]).parent,
         datasets=NS_EXPORTS.task_folders(),
     shell:
         "python -m reprobe numersense harness-tasks --output={params.folder:q} "

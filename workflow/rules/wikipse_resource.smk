@@ -198,7 +198,7 @@ rule wikipse_export:
         **job_resources("wikipse_export"),
     params:
         arguments=WP_EXPORTS.arguments,
-        folder=f"{WP_EXPORTS_DIR}/{{wp_dataset}}",
+        folder=lambda wildcards, output: Path(output[0]).parent,
     shell:
         "python -m reprobe wikipse export {params.arguments:q} --output={params.folder:q} "
         "2> {log:q}"

@@ -99,7 +99,7 @@ rule wikipse_supersense_export:
         **job_resources("wikipse_supersense_export"),
     params:
         sources=WP_EXPORTS.supersense_arguments(),
-        folder=f"{WP_EXPORTS_DIR}/supersense",
+        folder=lambda wildcards, output: Path(output[0]).parent,
     shell:
         "python -m reprobe wikipse supersense-export --train={input.train:q} "
         "--test={input.test:q} --card={input.card:q} {params.sources:q} --output={params.folder:q} "
