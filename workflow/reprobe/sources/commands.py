@@ -80,7 +80,8 @@ def cmd_config_check(args: argparse.Namespace) -> None:
 
 def cmd_clean(args: argparse.Namespace) -> None:
     """Remove the staging files and folders (`.NAME.tmp-PID`) that killed jobs left: those
-    whose process is gone; --dry-run lists them only."""
+    whose process is gone from this machine (so run it when no run is going on any node that
+    shares the folders); --dry-run lists them only."""
     from reprobe.io import remove_path, stale_staging_under
 
     roots = [Path(folder) for folder in args.folders or CLEANED]
