@@ -141,6 +141,8 @@ before, plan, root = sys.argv[1:]
 planned = {os.path.join(root, path.strip()) for line in open(plan, encoding="utf-8")
            if line.strip().startswith("output:")
            for path in line.split(":", 1)[1].split(",")}
+# A copied source's `.NAME.origin` (the configured file it came from) is part of its output.
+planned |= {os.path.join(os.path.dirname(p), f".{os.path.basename(p)}.origin") for p in planned}
 for line in open(before, encoding="utf-8"):
     path, mtime = line.rsplit(" ", 1)
     if path not in planned and os.path.getmtime(path) != float(mtime):
