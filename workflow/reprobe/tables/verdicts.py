@@ -8,7 +8,7 @@ Its CSV splits them: `value` holds numbers only and `note` the reason; `paper` i
 A cell true by construction (MAJ's Δ over MAJ) is never judged: its `note` says so.
 
 |Δ| ≤ tolerance × |paper| is within, as the report marks it. The table commands are not given
-the config's `report.tolerance` yet, so the CSVs use its schema default (0.05 today) while the
+the config's `report.tolerance` yet, so the CSVs use its schema default while the
 report page uses the config's: they differ only in a config that changes it (docs/results.md).
 """
 
