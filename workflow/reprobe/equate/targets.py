@@ -51,12 +51,10 @@ KIND_FILES: dict[str, tuple[str, ...]] = {
     "trained": ("trained_model",),
     "qreas": ("wordnet", "jobs", "nationalities"),
     "qreas_authors": ("wordnet", "jobs", "nationalities")}
-# The options each kind needs besides its files: a neural row's batch size; a Q-REAS row's
-# settings (its part of `equate.qreas`, see `qreas_arguments`).
+# The options each kind needs besides its files: a neural or trained row's batch size (a
+# Q-REAS row's settings, its part of `equate.qreas`, default to the schema's when not given).
 KIND_SETTINGS: dict[str, tuple[str, ...]] = {"neural": ("batch_size",),
-                                             "trained": ("batch_size",),
-                                             "qreas": ("settings",),
-                                             "qreas_authors": ("settings",)}
+                                             "trained": ("batch_size",)}
 # MAJ is left out of §5.1: each perturbation set has one label, so MAJ would score 100%.
 NOT_PERTURBED = ("MAJ",)
 DATA = "data/processed/equate"

@@ -79,22 +79,25 @@ def cmd_targets(args: argparse.Namespace) -> None:
     print("\n".join(lines))
 
 
+def _add_configfiles(parser: argparse.ArgumentParser) -> None:
+    """`--configfile FILE …`: the run's config files, as snakemake takes them."""
+    parser.add_argument("--configfile", nargs="+", default=[], metavar="FILE",
+                        help="the run's config files, as given to snakemake (default: the "
+                        "embedded default)")
+
+
 def register(commands: argparse._SubParsersAction, add: Any) -> None:
     """Add the `estimate` and `targets` commands to the CLI."""
     targets = add("targets", cmd_targets, commands)
     targets.epilog = ("example: reprobe targets --configfile config/paper.yaml --paper "
                       "numersense; build one with snakemake --cores all <its path>")
-    targets.add_argument("--configfile", nargs="+", default=[], metavar="FILE",
-                         help="the run's config files, as given to snakemake (default: the "
-                         "embedded default)")
+    _add_configfiles(targets)
     targets.add_argument("--paper", help="only this paper's (its folder of results/tables: "
                          "corpus, numersense, …)")
     estimate = add("estimate", cmd_estimate, commands)
     estimate.epilog = ("example: reprobe estimate --configfile config/paper.yaml --cores 32 "
                        "--mem-gb 128")
-    estimate.add_argument("--configfile", nargs="+", default=[], metavar="FILE",
-                          help="the run's config files, as given to snakemake (default: the "
-                          "embedded default)")
+    _add_configfiles(estimate)
     estimate.add_argument("--cores", type=int, required=True, help="the machine's cores")
     estimate.add_argument("--mem-gb", type=float, required=True, help="the machine's memory")
     estimate.add_argument("--gpus", type=int, default=0,
